@@ -6,6 +6,8 @@
 const PG_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /** Database text (any offset) -> `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
+export function toRfc3339(value: string | Date): string;
+export function toRfc3339(value: string | Date | null | undefined): string | null;
 export function toRfc3339(value: string | Date | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) return value.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');

@@ -1,0 +1,220 @@
+/**
+ * Organizations, users and the first start: the use cases of the accounts context.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { count, eq, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/connection';
+import type { Actor, Role } from '../http/actor';
+import { conflict, invalidField, notFound, unauthenticated } from '../http/errors';
+import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
+import { organizationPrn, parsePrn, resourceIdFromPrn, userPrn } from '../http/prn';
+import { toRfc3339 } from '../http/time';
+import { apiKeys, organizations, users } from './schema';
+import { apiKeyToWire, createApiKey } from './api-keys';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
+
+export type UserRow = typeof users.$inferSelect;
+export type OrganizationRow = typeof organizations.$inferSelect;
+
+/** Session keys from POST /users/auth live this long. */
+export const SESSION_TTL_HOURS = 24 * 30;
+
+export function userToWire(row: UserRow) {
+  return {
+    prn: userPrn(row.id),
+    organization_prn: organizationPrn(row.organizationId),
+    email: row.email,
+    username: row.username,
+    role: row.role,
+    inserted_at: toRfc3339(row.insertedAt),
+    updated_at: toRfc3339(row.updatedAt),
+  };
+}
+
+function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  const name = e?.constraint ?? e?.cause?.constraint;
+  return code === '23505' && (constraint === undefined || name === constraint);
+}
+export { isUniqueViolation };
+
+export interface NewOrganization {
+  name: string;
+  /** A fixed key value (CANOPY_BOOTSTRAP_API_KEY) for the admin key; otherwise generated. */
+  adminKey?: string;
+  adminUser?: { email?: string | null; username?: string | null; password: string };
+}
+
+/** An organization with its first admin API key (and an admin user when one is given). */
+export async function createOrganization(db: Database, input: NewOrganization) {
+  try {
+    return await db.transaction(async (tx) => {
+      const [organization] = await tx.insert(organizations).values({ id: randomUUID(), name: input.name }).returning();
+      let user: UserRow | null = null;
+      if (input.adminUser) {
+        [user] = await tx
+          .insert(users)
+          .values({
+            id: randomUUID(),
+            organizationId: organization.id,
+            email: input.adminUser.email ?? null,
+            username: input.adminUser.username ?? null,
+            passwordHash: await hashPassword(input.adminUser.password),
+            role: 'admin',
+          })
+          .returning();
+      }
+      const key = await createApiKey(tx, {
+        organizationId: organization.id,
+        name: 'initial admin key',
+        kind: 'current',
+        role: 'admin',
+        token: input.adminKey,
+        actorPrn: null,
+      });
+      return { organization, user, apiKey: key.token };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('already_exists', { resource: 'organization', name: input.name });
+    throw error;
+  }
+}
+
+export interface BootstrapResult {
+  organization: OrganizationRow;
+  apiKey: string;
+  username: string;
+  password: string;
+}
+
+/** On the first start with an empty database: an organization, an admin user and an admin key. */
+export async function bootstrapIfEmpty(db: Database, fixedKey: string | null): Promise<BootstrapResult | null> {
+  // Several processes may start against one empty PostgreSQL; only the first creates the org.
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(724431002)`);
+    const [{ n }] = await tx.select({ n: count() }).from(organizations);
+    if (n > 0) return null;
+    const password = randomBytes(18).toString('base64url');
+    const [organization] = await tx.insert(organizations).values({ id: randomUUID(), name: 'default' }).returning();
+    await tx.insert(users).values({
+      id: randomUUID(),
+      organizationId: organization.id,
+      username: 'admin',
+      passwordHash: await hashPassword(password),
+      role: 'admin',
+    });
+    const key = await createApiKey(tx, {
+      organizationId: organization.id,
+      name: 'initial admin key',
+      kind: 'current',
+      role: 'admin',
+      token: fixedKey ?? undefined,
+      actorPrn: null,
+    });
+    return { organization, apiKey: key.token, username: 'admin', password };
+  });
+}
+
+export interface NewUser {
+  email?: string | null;
+  username?: string | null;
+  password: string;
+  role?: Role;
+}
+
+export async function createUser(db: Executor, actor: Actor, input: NewUser): Promise<UserRow> {
+  if (!input.email && !input.username) throw invalidField('email', 'required', { alternative: 'username' });
+  try {
+    const [row] = await db
+      .insert(users)
+      .values({
+        id: randomUUID(),
+        organizationId: actor.organizationId,
+        email: input.email ?? null,
+        username: input.username ?? null,
+        passwordHash: await hashPassword(input.password),
+        role: input.role ?? 'read',
+      })
+      .returning();
+    return row;
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_email_unique')) throw invalidField('email', 'taken');
+    if (isUniqueViolation(error, 'users_username_unique')) throw invalidField('username', 'taken');
+    throw error;
+  }
+}
+
+export async function listUsers(db: Executor, actor: Actor, query: ListQuery) {
+  const page = pageRequest(query);
+  const { where, orderBy } = keyset(users, page);
+  const rows = await db
+    .select()
+    .from(users)
+    .where(combine(eq(users.organizationId, actor.organizationId), where))
+    .orderBy(...orderBy)
+    .limit(page.limit + 1);
+  return toPage(rows, page);
+}
+
+export async function getUser(db: Executor, actor: Actor, prn: string): Promise<UserRow> {
+  const parsed = parsePrn(prn);
+  const id = parsed?.kind === 'user' ? parsed.id : null;
+  const [row] = id ? await db.select().from(users).where(eq(users.id, id)).limit(1) : [];
+  if (!row || row.organizationId !== actor.organizationId) throw notFound('user', prn);
+  return row;
+}
+
+export async function deleteUser(db: Database, actor: Actor, prn: string): Promise<void> {
+  const user = await getUser(db, actor, prn);
+  if (user.id === actor.userId) throw conflict('cannot_delete_self', { prn });
+  await db.delete(users).where(eq(users.id, user.id));
+}
+
+/** POST /users/auth: checks the password and mints a session key acting as the user. */
+export async function logIn(db: Database, login: { email?: string; username?: string; password: string }) {
+  const condition = login.email ? sql`lower(${users.email}) = lower(${login.email})` : eq(users.username, login.username ?? '');
+  const [user] = await db.select().from(users).where(condition).limit(1);
+  if (!user) {
+    await burnPasswordCheck(login.password);
+    throw unauthenticated('invalid_credentials');
+  }
+  if (!(await verifyPassword(login.password, user.passwordHash))) throw unauthenticated('invalid_credentials');
+  const expiresAt = new Date(Date.now() + SESSION_TTL_HOURS * 3600_000).toISOString();
+  const { token, row } = await createApiKey(db, {
+    organizationId: user.organizationId,
+    name: 'session',
+    kind: 'current',
+    role: user.role,
+    userId: user.id,
+    session: { expiresAt },
+    actorPrn: userPrn(user.id),
+  });
+  return { token, expiresAt: toRfc3339(row.expiresAt), user };
+}
+
+export async function listApiKeys(db: Executor, actor: Actor, query: ListQuery) {
+  const page = pageRequest(query);
+  const { where, orderBy } = keyset(apiKeys, page);
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(combine(eq(apiKeys.organizationId, actor.organizationId), eq(apiKeys.isSession, false), where))
+    .orderBy(...orderBy)
+    .limit(page.limit + 1);
+  return toPage(rows, page);
+}
+
+export async function revokeApiKey(db: Executor, actor: Actor, prn: string): Promise<void> {
+  const id = resourceIdFromPrn(prn, 'api_key', actor.organizationId);
+  const [row] = id
+    ? await db
+        .update(apiKeys)
+        .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+        .where(combine(eq(apiKeys.id, id), eq(apiKeys.organizationId, actor.organizationId)))
+        .returning()
+    : [];
+  if (!row) throw notFound('api_key', prn);
+}
+
+export { apiKeyToWire };

@@ -1,0 +1,46 @@
+/**
+ * The admin API: an HTTP server authenticated by API keys, one plugin per domain context.
+ * A new context adds its routes to ADMIN_ROUTES and nothing else here changes.
+ */
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify from 'fastify';
+import { sql } from 'drizzle-orm';
+import { Type } from 'typebox';
+import { authenticateApiKey } from './accounts/api-keys';
+import { ADMIN_ROUTES } from './admin-routes';
+import type { AdminApp } from './http/app-types';
+import { apiKeyAuth } from './http/auth';
+import { baseServerOptions, installCommonHooks } from './http/server-options';
+import { adminOpenApiDocument } from './openapi/documents';
+import type { Platform } from './platform';
+
+export async function buildAdminApi(platform: Platform): Promise<AdminApp> {
+  const app = Fastify(baseServerOptions(platform.config.logLevel, platform.config.bodyLimit)).withTypeProvider<TypeBoxTypeProvider>();
+  installCommonHooks(app);
+  await app.register(swagger, { openapi: adminOpenApiDocument(platform.config.publicUrl) });
+  await app.register(apiKeyAuth, { authenticate: (token) => authenticateApiKey(platform.db, token) });
+
+  app.get('/healthz', {
+    config: { public: true },
+    schema: {
+      tags: ['health'],
+      summary: 'Health check',
+      description: 'Answers 200 while the server can reach its database.',
+      response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+    },
+    handler: async () => {
+      await platform.db.execute(sql`select 1`);
+      return { status: 'ok' as const };
+    },
+  });
+
+  app.get('/openapi.json', {
+    config: { public: true },
+    schema: { hide: true },
+    handler: async () => app.swagger(),
+  });
+
+  for (const routes of ADMIN_ROUTES) await routes(app, platform);
+  return app;
+}

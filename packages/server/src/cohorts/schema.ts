@@ -1,0 +1,17 @@
+import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { id, insertedAt, organizationId, updatedAt } from '../db/columns';
+import { products } from '../products/schema';
+
+export const cohorts = pgTable(
+  'cohorts',
+  {
+    id: id(),
+    organizationId: organizationId(),
+    productId: uuid('product_id').notNull().references(() => products.id),
+    name: text('name').notNull(),
+    description: text('description'),
+    insertedAt: insertedAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('cohorts_org_inserted').on(t.organizationId, t.insertedAt, t.id)],
+);

@@ -1,0 +1,58 @@
+/**
+ * One code path, two drivers: embedded PGlite (the default, data under CANOPY_DATA_DIR) or
+ * PostgreSQL through node-postgres when DATABASE_URL is set. Everything above this file sees
+ * the same drizzle `Database` type and cannot tell which one it runs on.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Either the database or an open transaction: services take this so callers choose the scope. */
+export type Executor = Database | Transaction;
+
+export interface DatabaseHandle {
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  databaseUrl: string | null;
+  /** Folder for PGlite's files; null keeps PGlite in memory (tests). */
+  pgliteDir: string | null;
+  poolSize?: number;
+}
+
+export async function connect(options: ConnectOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 20,
+      // UTC sessions keep the database's text timestamps in the wire format's zone.
+      options: '-c TimeZone=UTC',
+    });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on('error', () => {});
+    const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+    return { db, driver: 'postgres', close: () => pool.end() };
+  }
+  if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
+  const client = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
+  await client.waitReady;
+  await client.exec("SET TIME ZONE 'UTC'");
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return { db, driver: 'pglite', close: () => client.close() };
+}
+
+export function pgliteDirFor(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}

@@ -1,0 +1,8 @@
+/** Every table of every context, gathered for drizzle-kit and for typed queries. */
+export * from '../accounts/schema';
+export * from '../products/schema';
+export * from '../cohorts/schema';
+export * from '../devices/schema';
+export * from '../artifacts/schema';
+export * from '../signing-keys/schema';
+export * from '../events/schema';

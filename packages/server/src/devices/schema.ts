@@ -1,0 +1,35 @@
+import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { cohorts } from '../cohorts/schema';
+import { id, insertedAt, organizationId, timestamptz, updatedAt } from '../db/columns';
+import { products } from '../products/schema';
+
+export const devices = pgTable(
+  'devices',
+  {
+    id: id(),
+    organizationId: organizationId(),
+    productId: uuid('product_id').notNull().references(() => products.id),
+    cohortId: uuid('cohort_id').references(() => cohorts.id),
+    identifier: text('identifier').notNull(),
+    description: text('description'),
+    quarantined: boolean('quarantined').notNull().default(false),
+    /** Archived devices keep their history but may not authenticate (device_is_archived). */
+    archived: boolean('archived').notNull().default(false),
+    tags: text('tags').array(),
+    target: text('target'),
+    lastConnectedAt: timestamptz('last_connected_at'),
+    // What the device last reported running; prns rather than foreign keys because a device may
+    // report a release that was since deleted, and that must not block the delete.
+    reportedBundlePrn: text('reported_bundle_prn'),
+    reportedReleasePrn: text('reported_release_prn'),
+    reportedReleaseVersion: text('reported_release_version'),
+    insertedAt: insertedAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('devices_org_identifier_unique').on(t.organizationId, t.identifier),
+    index('devices_org_inserted').on(t.organizationId, t.insertedAt, t.id),
+    index('devices_cohort').on(t.cohortId),
+    index('devices_product').on(t.productId),
+  ],
+);

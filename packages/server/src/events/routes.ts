@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import type { ContextRoutes } from '../http/app-types';
+import { actorOf } from '../http/auth';
+import { LIST_QUERY_PROPERTIES } from '../http/pagination';
+import { list, Nullable, Prn, STANDARD_ERRORS, Timestamp } from '../http/schemas';
+import { eventToWire, listEvents } from './service';
+
+const Event = Type.Object({
+  version: Type.Literal(1),
+  prn: Prn('Resource name of the event.'),
+  type: Type.String({ description: 'device, webhook, api_key or tunnel', examples: ['device'] }),
+  inserted_at: Timestamp('When it happened.'),
+  data: Type.Object(
+    { type: Type.String({ description: 'The subtype, e.g. release_changed.', examples: ['release_changed'] }), data: Type.Record(Type.String(), Type.Unknown()) },
+    { description: 'The subtype and its payload.' },
+  ),
+  actor_prn: Nullable(Type.String({ description: 'Who caused it: a user, an API key or a device.' })),
+  resource_prn: Nullable(Type.String({ description: 'What it concerns.' })),
+});
+
+export const eventRoutes: ContextRoutes = (app, { db }) => {
+  app.get('/events', {
+    schema: {
+      tags: ['events'],
+      summary: 'List events',
+      description: 'The organization\'s event log, newest first by default, filtered by time, actor, resource, type and subtype.',
+      querystring: Type.Object({
+        ...LIST_QUERY_PROPERTIES,
+        inserted_at_lt: Type.Optional(Type.String({ description: 'Only events before this date-time.', examples: ['2025-07-01T00:00:00Z'] })),
+        inserted_at_gte: Type.Optional(Type.String({ description: 'Only events at or after this date-time.', examples: ['2025-06-01T00:00:00Z'] })),
+        actor_prn: Type.Optional(Type.String({ maxLength: 200 })),
+        resource_prn: Type.Optional(Type.String({ maxLength: 200 })),
+        type: Type.Optional(Type.Union(['device', 'webhook', 'api_key', 'tunnel'].map((t) => Type.Literal(t)))),
+        subtype: Type.Optional(
+          Type.Union(
+            ['release_changed', 'claimed_release', 'checked_for_release', 'connected', 'updated', 'authentication_failed', 'created', 'request_failed', 'test_fire', 'requested', 'opened', 'closed', 'expired'].map((t) =>
+              Type.Literal(t),
+            ),
+          ),
+        ),
+      }),
+      response: { 200: list('events', Event), ...STANDARD_ERRORS },
+    },
+    handler: async (request) => {
+      const page = await listEvents(db, actorOf(request).organizationId, request.query);
+      return { events: page.items.map(eventToWire), next_page: page.nextPage };
+    },
+  });
+};

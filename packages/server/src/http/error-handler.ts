@@ -1,0 +1,46 @@
+/**
+ * Turns every failure into the contract's error body. Fastify's own errors (bad JSON, wrong
+ * content type, body too large, schema validation) get stable codes; an unexpected error is
+ * logged with its stack and answered as a bare 500, so nothing internal reaches a client.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError } from './errors';
+import { validationFailure } from './validation';
+
+const FASTIFY_CODES: Record<string, { status: number; code: string; reason?: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'malformed_body', reason: 'content_length_mismatch' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'body_too_large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'malformed_body', reason: 'empty_json_body' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'malformed_body', reason: 'invalid_json' },
+};
+
+export function toApiError(error: FastifyError & { validation?: unknown; validationContext?: string }): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (Array.isArray(error.validation)) return validationFailure(error.validationContext, error.validation as never);
+  const known = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (known) return new ApiError(known.status, [{ code: known.code, context: known.reason ? { reason: known.reason } : {} }]);
+  // JSON syntax errors from the body parser carry a 400 status but no FST code.
+  if (error instanceof SyntaxError || (error.statusCode === 400 && !error.code)) {
+    return new ApiError(400, [{ code: 'malformed_body', context: { reason: 'invalid_json' } }]);
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, [{ code: 'bad_request', context: {} }]);
+  }
+  return null;
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const apiError = toApiError(error);
+    if (apiError) {
+      if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.code(apiError.status).send(apiError.toBody());
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.code(500).send({ errors: [{ code: 'internal_error', context: { request_id: request.id } }] });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ errors: [{ code: 'not_found', context: { route: `${request.method} ${request.url.split('?')[0]}` } }] });
+  });
+}

@@ -1,0 +1,33 @@
+/**
+ * Fastify settings both APIs share: structured logs, request ids (taken from `x-request-id`
+ * when a proxy set one, answered in the same header), strict JSON, the shared error shape.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { installErrorHandling } from './error-handler';
+import { validatorCompiler } from './validation';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+
+export function baseServerOptions(logLevel: string, bodyLimit: number): FastifyServerOptions {
+  return {
+    logger: logLevel === 'silent' ? false : { level: logLevel },
+    requestIdHeader: REQUEST_ID_HEADER,
+    genReqId: () => randomUUID(),
+    bodyLimit,
+    // Clients send the resource's own prn inside PATCH bodies; unknown keys are ignored, and
+    // a key like `__proto__` is dropped rather than parsed into an object's prototype.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  };
+}
+
+export function installCommonHooks(app: FastifyInstance): void {
+  app.setValidatorCompiler(validatorCompiler);
+  installErrorHandling(app);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+  });
+}

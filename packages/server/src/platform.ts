@@ -1,0 +1,17 @@
+/**
+ * What every context's routes and services are handed: settings, the database and shared
+ * services. Built once in main.ts (or by the test harness) and never a module-level global, so
+ * two platforms can run in one process.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config';
+import type { SecretBox } from './crypto/secret-box';
+import type { Database } from './db/connection';
+
+export interface Platform {
+  config: Config;
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  secrets: SecretBox;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,98 @@
+/**
+ * Products: the top of the hierarchy (product -> cohorts -> devices). A product cannot be
+ * archived while it still has unarchived devices.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/connection';
+import { devices } from '../devices/schema';
+import type { Actor } from '../http/actor';
+import { conflict, invalidField, notFound } from '../http/errors';
+import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { searchCondition, type SearchFields } from '../http/search';
+import { toRfc3339 } from '../http/time';
+import { isUniqueViolation } from '../accounts/service';
+import { products } from './schema';
+
+export type ProductRow = typeof products.$inferSelect;
+
+export function productToWire(row: ProductRow) {
+  return {
+    prn: resourcePrn(row.organizationId, 'product', row.id),
+    organization_prn: organizationPrn(row.organizationId),
+    name: row.name,
+    archived: row.archived,
+    inserted_at: toRfc3339(row.insertedAt),
+    updated_at: toRfc3339(row.updatedAt),
+  };
+}
+
+export const PRODUCT_SEARCH: SearchFields = {
+  name: { column: products.name, type: 'string', operators: [':', '-', '~'] },
+  archived: { column: products.archived, type: 'boolean', operators: [':'] },
+  inserted_at: { column: products.insertedAt, type: 'datetime', operators: [':', '<', '<=', '>', '>='] },
+  updated_at: { column: products.updatedAt, type: 'datetime', operators: [':', '<', '<=', '>', '>='] },
+};
+
+function nameTaken(error: unknown) {
+  return isUniqueViolation(error, 'products_org_name_unique') ? invalidField('name', 'taken') : error;
+}
+
+export async function createProduct(db: Executor, actor: Actor, input: { name: string; archived?: boolean }) {
+  try {
+    const [row] = await db
+      .insert(products)
+      .values({ id: randomUUID(), organizationId: actor.organizationId, name: input.name, archived: input.archived ?? false })
+      .returning();
+    return row;
+  } catch (error) {
+    throw nameTaken(error);
+  }
+}
+
+/** The product a prn names in the caller's organization; 404 for any other prn. */
+export async function getProduct(db: Executor, actor: Actor, prn: string, field?: string): Promise<ProductRow> {
+  const id = resourceIdFromPrn(prn, 'product', actor.organizationId);
+  const [row] = id ? await db.select().from(products).where(and(eq(products.id, id), eq(products.organizationId, actor.organizationId))).limit(1) : [];
+  if (!row) throw field ? invalidField(field, 'not_found') : notFound('product', prn);
+  return row;
+}
+
+export async function listProducts(db: Executor, actor: Actor, query: ListQuery) {
+  const page = pageRequest(query);
+  const { where, orderBy } = keyset(products, page);
+  const rows = await db
+    .select()
+    .from(products)
+    .where(combine(eq(products.organizationId, actor.organizationId), where, searchCondition(query.search, PRODUCT_SEARCH)))
+    .orderBy(...orderBy)
+    .limit(page.limit + 1);
+  return toPage(rows, page);
+}
+
+export async function updateProduct(db: Database, actor: Actor, prn: string, changes: { name?: string; archived?: boolean }) {
+  return db.transaction(async (tx) => {
+    const product = await getProduct(tx, actor, prn);
+    // Lock the product row so a device created concurrently cannot slip in under an archive.
+    await tx.execute(sql`select 1 from ${products} where ${products.id} = ${product.id} for update`);
+    if (changes.archived === true && !product.archived) {
+      const [active] = await tx
+        .select({ id: devices.id })
+        .from(devices)
+        .where(and(eq(devices.productId, product.id), eq(devices.archived, false)))
+        .limit(1);
+      if (active) throw conflict('product_has_active_devices', { prn });
+    }
+    try {
+      const [row] = await tx
+        .update(products)
+        .set({ ...changes, updatedAt: sql`now()` })
+        .where(eq(products.id, product.id))
+        .returning();
+      return row;
+    } catch (error) {
+      throw nameTaken(error);
+    }
+  });
+}

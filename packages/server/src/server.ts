@@ -1,0 +1,85 @@
+/**
+ * Starting and stopping the whole platform: config -> database -> migrations -> first-start
+ * bootstrap -> admin API (+ device API and workers as they are added). main.ts and the test
+ * harness both start it through here, so tests run exactly what production runs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import { bootstrapIfEmpty, type BootstrapResult } from './accounts/service';
+import { buildAdminApi } from './admin-api';
+import type { Config } from './config';
+import { createSecretBox, resolveSecretKey } from './crypto/secret-box';
+import { connect, pgliteDirFor } from './db/connection';
+import { runMigrations } from './db/migrate';
+import type { AdminApp } from './http/app-types';
+import type { Platform } from './platform';
+
+export interface RunningServer {
+  platform: Platform;
+  admin: AdminApp;
+  adminUrl: string;
+  bootstrap: BootstrapResult | null;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Keep PGlite in memory instead of under dataDir (tests). */
+  inMemoryDatabase?: boolean;
+  /** Write the first admin key to dataDir/initial-api-key and print it (the real server does). */
+  announceBootstrap?: boolean;
+}
+
+function writeInitialKey(dataDir: string, result: BootstrapResult): void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'initial-api-key');
+  fs.writeFileSync(file, `${result.apiKey}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+}
+
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = pino({ level: config.logLevel === 'silent' ? 'silent' : config.logLevel });
+  const handle = await connect({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: options.inMemoryDatabase ? null : pgliteDirFor(config.dataDir),
+  });
+  try {
+    await runMigrations(handle);
+    const platform: Platform = {
+      config,
+      db: handle.db,
+      driver: handle.driver,
+      secrets: createSecretBox(resolveSecretKey(config.secretKey, config.dataDir)),
+      log,
+    };
+    const bootstrap = await bootstrapIfEmpty(handle.db, config.bootstrapApiKey);
+    if (bootstrap && options.announceBootstrap) {
+      writeInitialKey(config.dataDir, bootstrap);
+      // Printed once, on purpose: this is the only time the key and password are shown.
+      process.stdout.write(
+        `\nCanopy created organization "${bootstrap.organization.name}".\n` +
+          `  admin API key:  ${bootstrap.apiKey}   (also in ${path.join(config.dataDir, 'initial-api-key')})\n` +
+          `  admin user:     ${bootstrap.username} / ${bootstrap.password}\n\n`,
+      );
+    }
+    const admin = await buildAdminApi(platform);
+    const adminUrl = await admin.listen({ port: config.adminPort, host: config.host });
+    log.info({ adminUrl, database: handle.driver }, 'canopy admin API listening');
+    let closed = false;
+    return {
+      platform,
+      admin,
+      adminUrl,
+      bootstrap,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await admin.close();
+        await handle.close();
+      },
+    };
+  } catch (error) {
+    await handle.close().catch(() => {});
+    throw error;
+  }
+}
