@@ -14,4 +14,6 @@ export interface Platform {
   driver: 'pglite' | 'postgres';
   secrets: SecretBox;
   log: FastifyBaseLogger;
+  /** Durable jobs: call wake() after enqueueing so this process picks the job up at once. */
+  jobs: { wake(): void };
 }

@@ -14,6 +14,8 @@ import { connect, pgliteDirFor } from './db/connection';
 import { runMigrations } from './db/migrate';
 import type { AdminApp } from './http/app-types';
 import type { Platform } from './platform';
+import { BACKGROUND_SERVICES, JOB_HANDLERS } from './workers/handlers';
+import { createJobRunner, type JobRunner } from './workers/runner';
 
 export interface RunningServer {
   platform: Platform;
@@ -28,6 +30,8 @@ export interface StartOptions {
   inMemoryDatabase?: boolean;
   /** Write the first admin key to dataDir/initial-api-key and print it (the real server does). */
   announceBootstrap?: boolean;
+  /** Run the background workers (default true); tests of a single worker may turn them off. */
+  workers?: boolean;
 }
 
 function writeInitialKey(dataDir: string, result: BootstrapResult): void {
@@ -45,13 +49,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   try {
     await runMigrations(handle);
+    const jobs = { wake: () => runner?.wake() };
     const platform: Platform = {
       config,
       db: handle.db,
       driver: handle.driver,
       secrets: createSecretBox(resolveSecretKey(config.secretKey, config.dataDir)),
       log,
+      jobs,
     };
+    const runner: JobRunner | null = options.workers === false ? null : createJobRunner(platform, JOB_HANDLERS);
+    const services = options.workers === false ? [] : BACKGROUND_SERVICES.map((make) => make(platform));
     const bootstrap = await bootstrapIfEmpty(handle.db, config.bootstrapApiKey);
     if (bootstrap && options.announceBootstrap) {
       writeInitialKey(config.dataDir, bootstrap);
@@ -65,6 +73,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const admin = await buildAdminApi(platform);
     const adminUrl = await admin.listen({ port: config.adminPort, host: config.host });
     log.info({ adminUrl, database: handle.driver }, 'canopy admin API listening');
+    runner?.start();
+    for (const service of services) service.start();
     let closed = false;
     return {
       platform,
@@ -75,6 +85,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (closed) return;
         closed = true;
         await admin.close();
+        await runner?.stop();
+        await Promise.all(services.map((s) => s.stop()));
         await handle.close();
       },
     };

@@ -6,3 +6,4 @@ export * from '../devices/schema';
 export * from '../artifacts/schema';
 export * from '../signing-keys/schema';
 export * from '../events/schema';
+export * from '../workers/schema';

@@ -1,0 +1,15 @@
+/**
+ * What runs in the background of every server process. A context adds its durable job handler
+ * to JOB_HANDLERS, or a long-running loop of its own (webhook delivery) to BACKGROUND_SERVICES.
+ */
+import type { Platform } from '../platform';
+import type { JobHandler } from './runner';
+
+export const JOB_HANDLERS: JobHandler[] = [];
+
+export interface BackgroundService {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export const BACKGROUND_SERVICES: ((platform: Platform) => BackgroundService)[] = [];
