@@ -123,7 +123,7 @@ export async function uploadPart(client: CanopyClient, binaryPrn: string, plan: 
   const bytes = await readPart(plan.path, part);
   const response = await client.fetch(new URL(url, client.baseUrl).toString(), {
     method: 'PUT',
-    body: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+    body: bytes as unknown as BodyInit,
     headers: { 'content-type': 'application/octet-stream', 'x-amz-checksum-sha256': part.checksumBase64 },
     signal,
   });
