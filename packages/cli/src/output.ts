@@ -11,23 +11,24 @@ function cell(value: unknown): string {
 }
 
 /** The item(s) of an answer: `{"artifact": {...}}` -> [artifact]; `{"artifacts": [...], next_page}` -> the list. */
-function rowsOf(answer: unknown): Record<string, unknown>[] | null {
-  if (Array.isArray(answer)) return answer as Record<string, unknown>[];
+function rowsOf(answer: unknown): { rows: Record<string, unknown>[]; isList: boolean } | null {
+  if (Array.isArray(answer)) return { rows: answer as Record<string, unknown>[], isList: true };
   if (!answer || typeof answer !== 'object') return null;
   const entries = Object.entries(answer as Record<string, unknown>).filter(([key]) => key !== 'next_page');
   if (entries.length === 1) {
     const [, value] = entries[0];
-    if (Array.isArray(value)) return value as Record<string, unknown>[];
-    if (value && typeof value === 'object') return [value as Record<string, unknown>];
+    if (Array.isArray(value)) return { rows: value as Record<string, unknown>[], isList: true };
+    if (value && typeof value === 'object') return { rows: [value as Record<string, unknown>], isList: false };
   }
-  return [answer as Record<string, unknown>];
+  return { rows: [answer as Record<string, unknown>], isList: false };
 }
 
 export function renderTable(answer: unknown): string {
-  const rows = rowsOf(answer);
-  if (!rows) return `${cell(answer)}\n`;
+  const found = rowsOf(answer);
+  if (!found) return `${cell(answer)}\n`;
+  const { rows, isList } = found;
   if (rows.length === 0) return '(none)\n';
-  if (rows.length === 1) {
+  if (!isList) {
     // One resource: a two-column field/value listing reads better than a very wide row.
     const [row] = rows;
     const width = Math.max(...Object.keys(row).map((k) => k.length));

@@ -11,7 +11,7 @@ export interface RunContext {
   io: CliIo;
   store: ConfigStore;
   settings(options: Record<string, unknown>): Settings;
-  client(options: Record<string, unknown>): CanopyClient;
+  client(options: Record<string, unknown>, requireKey?: boolean): CanopyClient;
   print(answer: unknown, options: Record<string, unknown>): void;
 }
 
@@ -29,9 +29,9 @@ export function createRunContext(io: CliIo): RunContext {
     io,
     store,
     settings,
-    client(options) {
+    client(options, requireKey = true) {
       const s = settings(options);
-      if (!s.apiKey) throw new UsageError(`no API key: pass --api-key, set CANOPY_API_KEY, or run: canopy config set api-key <key> (profile "${s.profile}")`);
+      if (!s.apiKey && requireKey) throw new UsageError(`no API key: pass --api-key, set CANOPY_API_KEY, or run: canopy config set api-key <key> (profile "${s.profile}")`);
       return createCanopyClient({ baseUrl: s.baseUrl, apiKey: s.apiKey, caPath: s.caPath });
     },
     print(answer, options) {

@@ -42,6 +42,8 @@ export interface ActionDef {
   listKey?: string;
   /** Options only a custom handler reads (not sent as they are). */
   extra?: Field[];
+  /** Needs no API key (POST /users/auth). */
+  public?: boolean;
   /** Full example command lines for --help. Generated from required fields when absent. */
   examples?: string[];
   /** Replaces the plain request. Answers what to print (undefined prints nothing). */

@@ -56,7 +56,7 @@ function buildAction(path: string[], action: ActionDef, context: RunContext): Co
 
 async function request(action: ActionDef, args: Record<string, string>, body: Record<string, unknown>, query: Record<string, unknown>, options: Record<string, unknown>, context: RunContext): Promise<unknown> {
   if (!action.method || !action.path) throw new UsageError(`${action.name} has no route`);
-  const client = context.client(options);
+  const client = context.client(options, !action.public);
   const path = fillPath(action.path, args);
   if (action.listKey && options.all) {
     const items = await listAll(client, path, { itemsKey: action.listKey, query: { ...(query as Record<string, string>), limit: (query.limit as number | undefined) ?? 100 } });

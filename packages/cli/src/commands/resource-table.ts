@@ -352,6 +352,7 @@ export const RESOURCES: ResourceDef[] = [
         summary: 'Log in with email or username and password; answers a session token usable as an API key.',
         method: 'POST',
         path: '/users/auth',
+        public: true,
         body: [str('email', 'Email of the user.'), str('username', 'Username.'), str('password', 'Password.', { required: true, example: "'correct horse battery staple'" })],
         examples: ["canopy users auth --username ops --password 'correct horse battery staple'"],
       },
