@@ -13,7 +13,7 @@ const program = buildProgram(createRunContext({ stdout: process.stdout, stderr: 
 /** The "after" help (route and examples) as commander would print it. */
 function helpAfter(command: Command): string | undefined {
   let text = '';
-  command.emit('afterHelp', { error: false, command, write: (s: string) => (text += s) });
+  (command as unknown as NodeJS.EventEmitter).emit('afterHelp', { error: false, command, write: (s: string) => (text += s) });
   return text.trim() || undefined;
 }
 
