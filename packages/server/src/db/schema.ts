@@ -7,3 +7,5 @@ export * from '../artifacts/schema';
 export * from '../signing-keys/schema';
 export * from '../events/schema';
 export * from '../workers/schema';
+export * from '../binaries/schema';
+export * from '../bundles/schema';
