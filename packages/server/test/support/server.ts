@@ -69,6 +69,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     devicePort: 0,
     bootstrapApiKey: apiKey,
     logLevel: 'silent',
+    siteDir: null,
     ...overrides,
   };
   const server = await startServer(config, { inMemoryDatabase: true });
