@@ -16,7 +16,8 @@ export const GLOBAL_OPTIONS: { flags: string; description: string; env?: string 
 export function buildProgram(context: RunContext): Command {
   const program = new Command('canopy')
     .description('Command-line tool for the Canopy admin API: resources, uploads, signing, certificates and profiles.')
-    .version('0.1.0')
+    // Only -V: resources have a --version field (artifact versions, releases).
+    .version('0.1.0', '-V', 'Print the canopy version.')
     .showHelpAfterError('(add --help for usage)')
     .addHelpText('after', '\nSettings come from flags, then environment variables, then the profile.\n\nExample:\n  $ CANOPY_API_KEY=cnpy_... canopy products list --output table\n');
   for (const option of GLOBAL_OPTIONS) program.addOption(new Option(option.flags, `${option.description} Env: ${option.env}.`));

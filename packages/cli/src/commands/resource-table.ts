@@ -238,9 +238,10 @@ export const RESOURCES: ResourceDef[] = [
           description('device'),
           list('tags', 'Comma-separated tags.'),
           bool('quarantined', 'A quarantined device gets no updates.'),
+          bool('archived', 'An archived device no longer counts as active.'),
           str('target', 'Target triplet of the device.'),
         ],
-        update: [prnField('cohort-prn', 'cohort', 'cohort'), description('device'), list('tags', 'Comma-separated tags (empty string clears).'), bool('quarantined', 'A quarantined device gets no updates.'), str('target', 'Target triplet.')],
+        update: [prnField('cohort-prn', 'cohort', 'cohort'), description('device'), list('tags', 'Comma-separated tags (empty string clears).'), bool('quarantined', 'A quarantined device gets no updates.'), bool('archived', 'Archive (true) or restore (false).'), str('target', 'Target triplet.')],
       }),
       {
         name: 'get-update',
