@@ -23,6 +23,8 @@ const config: Config = {
   // .md files are plain CommonMark (braces and angle brackets are text); .mdx files may use JSX.
   markdown: { format: 'detect', hooks: { onBrokenMarkdownLinks: 'throw' } },
   future: { v4: true, faster: true },
+  // Plain keys (no per-site suffix) so the stored items are the ones the privacy page lists.
+  storage: { type: 'localStorage', namespace: false },
   customFields: { analyticsEndpoint, webConsoleUrl },
   // Docusaurus itself deletes a stored colour-mode choice when disableSwitch is set.
   clientModules: [
@@ -47,7 +49,7 @@ const config: Config = {
       } satisfies Preset.Options,
     ],
   ],
-  plugins: ['./src/plugins/progressBarShim.ts'],
+  plugins: ['./src/plugins/progressBarShim.ts', ['./src/plugins/announcementReset.ts', { id: announcementId }]],
   themes: [
     [
       '@easyops-cn/docusaurus-search-local',
@@ -61,7 +63,8 @@ const config: Config = {
         highlightSearchTermsOnTargetPage: false,
         searchResultLimits: 8,
         explicitSearchResultPath: true,
-        searchBarShortcutKeymap: 'mod+k',
+        // Our own modal (src/theme/SearchBar) handles the hotkeys.
+        searchBarShortcut: false,
       },
     ],
   ],

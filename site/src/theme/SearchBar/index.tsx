@@ -1,0 +1,36 @@
+import React, { lazy, Suspense, useCallback, useState } from 'react';
+import BrowserOnly from '@docusaurus/BrowserOnly';
+import { useSearchHotkeys } from './useSearchHotkeys';
+import styles from './styles.module.css';
+
+// Replaces the local-search plugin's inline box with a modal that follows the spec's
+// hotkeys and messages; the plugin still builds the index and serves /search.
+const SearchModal = lazy(() => import('./SearchModal'));
+
+function SearchButton(): React.ReactNode {
+  const [open, setOpen] = useState(false);
+  const show = useCallback(() => setOpen(true), []);
+  useSearchHotkeys(show);
+  const mac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+  return (
+    <>
+      <button type="button" className={styles.button} onClick={show} aria-label="Search docs">
+        <span>Search docs</span>
+        <kbd className={styles.shortcut}>{mac ? '⌘' : 'Ctrl'} K</kbd>
+      </button>
+      {open && (
+        <Suspense fallback={null}>
+          <SearchModal onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
+    </>
+  );
+}
+
+export default function SearchBar(): React.ReactNode {
+  return (
+    <BrowserOnly fallback={<button type="button" className={styles.button} aria-label="Search docs"><span>Search docs</span></button>}>
+      {() => <SearchButton />}
+    </BrowserOnly>
+  );
+}
