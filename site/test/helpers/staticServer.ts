@@ -30,9 +30,9 @@ export function resolveFile(root: string, urlPath: string): string | null {
 export async function startStaticServer(root: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server = http.createServer((req, res) => {
     const file = resolveFile(root, req.url ?? '/');
-    const status = file ? 200 : 404;
-    const body = fs.readFileSync(file ?? path.join(root, '404.html'));
-    res.writeHead(status, { 'content-type': TYPES[path.extname(file ?? '.html')] ?? 'application/octet-stream' });
+    const served = file ?? path.join(root, '404.html');
+    res.writeHead(file ? 200 : 404, { 'content-type': TYPES[path.extname(served)] ?? 'application/octet-stream' });
+    const body = fs.readFileSync(served);
     res.end(body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
