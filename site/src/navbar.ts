@@ -1,9 +1,11 @@
 // Navbar dropdowns exactly as the spec's "Top navigation dropdown targets" (section 2).
 // The two unnamed Featured-hardware slots are filled with the Rubik Pi and iCAM-540 pages.
-type Item = { label: string; to: string };
-const dropdown = (label: string, items: Item[]) => ({ type: 'dropdown', label, position: 'left', items });
+import type { NavbarItem } from '@docusaurus/theme-common';
 
-export function navbarItems(webConsoleUrl: string) {
+type Item = { label: string; to: string };
+const dropdown = (label: string, items: Item[]): NavbarItem => ({ type: 'dropdown', label, position: 'left', items });
+
+export function navbarItems(webConsoleUrl: string): NavbarItem[] {
   return [
     dropdown('Guides', [
       { label: 'Getting started', to: '/avocado-os/guides/getting-started' },

@@ -18,6 +18,8 @@ const SAMPLES: Record<string, unknown> = {
   size: 52428800,
   'expected-binary-size': 52428800,
   index: 1,
+  limit: 20,
+  search: "name-'gateway'",
   target: 'aarch64-unknown-linux-gnu',
   identifier: 'gw-0042',
   quarantined: false,
@@ -68,8 +70,19 @@ const ENTITY_OF_PRN: Record<string, string> = {
   'jitp-cohort-prn': 'cohort',
 };
 
+/** Names read naturally per resource: a release is called "1.4.0", a cohort "beta". */
+const NAME_BY_ENTITY: Record<string, string> = {
+  bundle: 'gateway-1.4',
+  release: '1.4.0',
+  cohort: 'beta',
+  product: 'gateway',
+  signing_key: 'release-key',
+  bundle_override: 'hotfix-trial',
+};
+
 function sampleFor(option: string, ownEntity: string | null): unknown {
   if (option === 'prn') return prn(ownEntity ?? 'resource');
+  if (option === 'name' && ownEntity && NAME_BY_ENTITY[ownEntity]) return NAME_BY_ENTITY[ownEntity];
   if (ENTITY_OF_PRN[option]) {
     const value = prn(ENTITY_OF_PRN[option], '7a41d9e2-0c3b-4b8f-9e15-2d6c8a4f1b90');
     return option.endsWith('prns') ? [value] : value;
@@ -88,14 +101,14 @@ function shellValue(v: unknown): string {
   return /^[\w:./@~-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }
 
+/** Options shown in the example: the required ones plus a few that readers commonly set. */
+const exampleOptions = (options: CliOption[]) =>
+  options.map(optionName).filter((name, i) => isRequired(options[i]) || ['description', 'version', 'tags', 'ttl', 'limit', 'search'].includes(name));
+
 function exampleCommand(words: string[], options: CliOption[], entity: string | null): string {
-  const parts = [...words];
-  for (const o of options) {
-    const name = optionName(o);
-    if (!isRequired(o) && !['description', 'version', 'tags', 'ttl', 'limit'].includes(name)) continue;
-    parts.push(`--${name} ${shellValue(sampleFor(name, entity))}`);
-  }
-  return parts.join(' \\\n  ');
+  const flags = exampleOptions(options).map((name) => `--${name} ${shellValue(sampleFor(name, entity))}`);
+  if (flags.length <= 1) return [...words, ...flags].join(' ');
+  return [words.join(' '), ...flags].join(' \\\n  ');
 }
 
 /** A response body in the admin API's wrapping convention, from the options that reach the API. */
@@ -106,7 +119,7 @@ function exampleResponse(res: ResourceData, options: CliOption[], action: string
   if (action === 'create-verification-code') return JSON.stringify({ verification_code: '4f2a9c1e7b3d8a6f0e5c2b9d7a1f3e8c' }, null, 2);
   if (action === 'test-fire') return JSON.stringify({ event: { version: 1, prn: prn('event'), type: 'webhook', inserted_at: '2025-06-11T05:04:10.081728Z', data: { type: 'test_fire', data: { webhook_prn: prn('webhook') } } } }, null, 2);
   const item: Record<string, unknown> = { prn: prn(res.entity), organization_prn: `prn:1:${SAMPLE_ORG}` };
-  const fields = action === 'update' || action === 'get' || action === 'list' ? res.create.map((f) => f.replace(/!$/, '')) : options.map(optionName);
+  const fields = action === 'create' || action === 'update' ? exampleOptions(options) : res.create.map((f) => f.replace(/!$/, ''));
   for (const f of fields) {
     if (LOCAL_ONLY.has(f) || f.startsWith('jitp-') || f === 'prn' || f === 'webhook-ttl') continue;
     const key = f === 'artifact-version-prns' ? 'artifact_versions' : f.replace(/-/g, '_');
@@ -163,8 +176,11 @@ const NOTES: Record<string, string> = {
 
 function optionsTable(options: CliOption[]): string {
   if (options.length === 0) return 'This command takes no options of its own.\n';
-  const rows = options.map((o) => `| \`${cell(o.flags)}\` | ${cell(o.description) || ' '} | ${o.env ? `\`${o.env}\`` : ' '} |`);
-  return ['| Option | Description | Environment |', '| --- | --- | --- |', ...rows].join('\n') + '\n';
+  // The environment column only appears when some option can be set from the environment.
+  const withEnv = options.some((o) => o.env);
+  const rows = options.map((o) => `| \`${cell(o.flags)}\` | ${cell(o.description) || ' '} |${withEnv ? ` ${o.env ? `\`${o.env}\`` : ' '} |` : ''}`);
+  const head = withEnv ? ['| Option | Description | Environment |', '| --- | --- | --- |'] : ['| Option | Description |', '| --- | --- |'];
+  return [...head, ...rows].join('\n') + '\n';
 }
 
 function renderAction(words: string[], cmd: CliCommand, res: ResourceData | undefined, position: number, group?: string): string {
@@ -173,7 +189,9 @@ function renderAction(words: string[], cmd: CliCommand, res: ResourceData | unde
   const response = res ? exampleResponse(res, cmd.options, cmd.name) : null;
   const usage = `${words.join(' ')}${cmd.options.length ? ' [options]' : ''}`;
   let md = frontMatter({ title: words.join(' '), sidebar_label: cmd.name, sidebar_position: position, description: cmd.description });
-  md += `${cmd.description}\n\n## Usage\n\n\`\`\`bash\n${usage}\n\`\`\`\n\n## Options\n\n${optionsTable(cmd.options)}\n`;
+  md += `${cmd.description}\n\n`;
+  if (res) md += `This command belongs to the \`${words[0]} ${words[1]}\` group. ${res.description}\n\n`;
+  md += `## Usage\n\n\`\`\`bash\n${usage}\n\`\`\`\n\n## Options\n\n${optionsTable(cmd.options)}\n`;
   md += 'The [global options](/canopy-core/tools/canopy-cli/configuration) (`--api-key`, `--base-url`, `--profile`, `--output`) apply as well.\n\n';
   if (NOTES[key]) md += `## Notes\n\n${NOTES[key]}\n\n`;
   md += `## Example\n\n\`\`\`bash\n${exampleCommand(words, cmd.options, res?.entity ?? null)}\n\`\`\`\n\n`;

@@ -86,11 +86,17 @@ function actionOptions(res: ResourceData, action: string, data: CliData): CliOpt
 
 const actionText: Record<string, string> = {
   create: 'Create',
-  get: 'Show one',
+  get: 'Show',
   list: 'List',
   update: 'Update',
   delete: 'Delete',
 };
+
+/** "binaries" -> "binary", "ca-certificates" -> "CA certificate", with its article. */
+function singular(resource: string): string {
+  const words = resource.replace(/ies$/, 'y').replace(/s$/, '').replace(/^ca-/, 'CA-').replace(/-/g, ' ').replace(/^x509$/, 'X.509 certificate');
+  return `${/^([aeio]|X\.)/i.test(words) ? 'an' : 'a'} ${words}`;
+}
 
 export function treeFromData(data: CliData): CliCommand {
   return {
@@ -128,8 +134,12 @@ export function treeFromData(data: CliData): CliCommand {
 }
 
 function describeAction(res: ResourceData, action: string): string {
-  const noun = res.name.replace(/-/g, ' ');
-  if (actionText[action]) return `${actionText[action]} ${action === 'list' ? noun : noun.replace(/ies$/, 'y').replace(/s$/, '')}.`;
+  if (res.name === 'binary-parts') return action === 'create' ? 'Upload one part of a binary, creating or replacing the part at that index.' : 'List the parts uploaded for a binary.';
+  if (res.name === 'x509') return 'Create an X.509 certificate and private key locally, as a CA or signed by one.';
+  const noun = res.name.replace(/-/g, ' ').replace(/^ca /, 'CA ');
+  if (action === 'list') return `List ${noun}, a page at a time.`;
+  if (action === 'get') return `Show ${singular(res.name)} by its prn.`;
+  if (actionText[action]) return `${actionText[action]} ${singular(res.name)}.`;
   const special: Record<string, string> = {
     'create-verification-code': 'Create a one-time verification code for registering a CA certificate.',
     me: 'Show the user that owns the API key.',

@@ -1,10 +1,10 @@
 import React from 'react';
-import type { Props } from '@theme/ErrorPageContent';
+import type { FallbackParams } from '@docusaurus/ErrorBoundary';
 import { ErrorBoundaryError } from '@docusaurus/theme-common';
 import Heading from '@theme/Heading';
 
 // Crash fallback. The surrounding @theme/Error sets the document title to "Page Error".
-export default function ErrorPageContent({ error, tryAgain }: Props): React.ReactNode {
+export default function ErrorPageContent({ error, tryAgain }: FallbackParams): React.ReactNode {
   return (
     <main className="container margin-vert--xl">
       <div className="row">
