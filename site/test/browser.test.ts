@@ -11,6 +11,7 @@ let server: Awaited<ReturnType<typeof startStaticServer>>;
 let browser: Browser;
 let context: BrowserContext;
 const requested: string[] = [];
+const beacons: string[] = [];
 
 async function fresh(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const page = await context.newPage();
@@ -23,7 +24,10 @@ beforeAll(async () => {
   browser = await launchChromium();
   context = await browser.newContext();
   // Every request of every page is recorded, to prove browsing stays on this host.
-  context.on('request', (req) => requested.push(req.url()));
+  context.on('request', (req) => {
+    requested.push(req.url());
+    if (req.resourceType() === 'ping') beacons.push(req.url());
+  });
 });
 
 afterAll(async () => {
@@ -164,5 +168,10 @@ describe('network', () => {
     const outside = requested.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
     expect(requested.length).toBeGreaterThan(0);
     expect(outside).toEqual([]);
+  });
+
+  it('sends no analytics beacon when the build has no endpoint', () => {
+    expect(process.env.CANOPY_ANALYTICS_ENDPOINT ?? '').toBe('');
+    expect(beacons).toEqual([]);
   });
 });
