@@ -31,8 +31,8 @@ export function writeAvocadoPages(siteDir: string): string[] {
   const data = JSON.parse(fs.readFileSync(path.join(siteDir, 'data/avocado-cli.json'), 'utf8')) as AvocadoData;
   const dir = path.join(siteDir, 'docs/avocado-os/tools/avocado-cli/commands');
   resetDir(dir);
-  category(dir, 'Commands', 10, false);
-  Object.entries(GROUPS).forEach(([group, label], i) => category(path.join(dir, group), label, 50 + i));
+  category(dir, 'Commands', 10, 'avocado-cli-commands', false);
+  Object.entries(GROUPS).forEach(([group, label], i) => category(path.join(dir, group), label, 50 + i, `avocado-cli-${group}`));
   return data.commands.map((cmd, i) => {
     const words = ['avocado', ...cmd.path.split('/')];
     let md = frontMatter({

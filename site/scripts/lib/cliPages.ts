@@ -210,12 +210,12 @@ export function writeCliPages(cliDir: string, tree: CliCommand, data: CliData): 
   tree.commands.forEach((resourceCmd, i) => {
     const dir = path.join(cliDir, resourceCmd.name);
     resetDir(dir);
-    category(dir, resourceCmd.name, 10 + i);
+    category(dir, resourceCmd.name, 10 + i, `canopy-cli-${resourceCmd.name}`);
     const res = data.resources.find((r) => r.name === resourceCmd.name);
     resourceCmd.commands.forEach((cmd, j) => {
       if (cmd.commands.length > 0) {
         const sub = path.join(dir, cmd.name);
-        category(sub, cmd.name, 100 + j);
+        category(sub, cmd.name, 100 + j, `canopy-cli-${resourceCmd.name}-${cmd.name}`);
         cmd.commands.forEach((leaf, k) => {
           const words = [tree.name, resourceCmd.name, cmd.name, leaf.name];
           writeFile(path.join(sub, `${leaf.name}.md`), renderAction(words, leaf, res, k + 1, cmd.name));

@@ -70,10 +70,10 @@ export function writeHardware(siteDir: string, boards: Board[]): string[] {
   for (const [i, vendor] of vendors.entries()) {
     const dir = path.join(docsDir, vendor);
     resetDir(dir);
-    category(dir, boards.find((b) => b.vendor === vendor)!.vendorName, 10 + i);
+    category(dir, boards.find((b) => b.vendor === vendor)!.vendorName, 10 + i, `hardware-${vendor}`);
     for (const b of boards.filter((x) => x.vendor === vendor && x.hardware)) {
       writeFile(path.join(dir, b.slug, 'provision.md'), renderProvision(b));
-      category(path.join(dir, b.slug), b.name, 1);
+      category(path.join(dir, b.slug), b.name, 1, `hardware-${vendor}-${b.slug}`);
       routes.push(`/hardware/${vendor}/${b.slug}/provision`);
     }
   }

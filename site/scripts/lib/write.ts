@@ -19,8 +19,9 @@ export function frontMatter(fields: Record<string, string | number | boolean>): 
   return `---\n${lines.join('\n')}\n---\n\n<!-- ${GENERATED_NOTE} -->\n\n`;
 }
 
-export function category(dir: string, label: string, position: number, collapsed = true): void {
-  writeFile(path.join(dir, '_category_.json'), JSON.stringify({ label, position, collapsed }, null, 2) + '\n');
+/** `key` must be unique per sidebar: two groups may share a label ("devices"). */
+export function category(dir: string, label: string, position: number, key: string, collapsed = true): void {
+  writeFile(path.join(dir, '_category_.json'), JSON.stringify({ label, position, collapsed, key }, null, 2) + '\n');
 }
 
 /** Markdown table cell: pipes would split the cell, newlines would end the row. */
