@@ -22,7 +22,17 @@ const config: Config = {
   i18n: { defaultLocale: 'en', locales: ['en'] },
   // .md files are plain CommonMark (braces and angle brackets are text); .mdx files may use JSX.
   markdown: { format: 'detect', hooks: { onBrokenMarkdownLinks: 'throw' } },
-  future: { v4: true, faster: true },
+  future: {
+    // v4 defaults, except CSS cascade layers: with them Infima's variables outrank custom.css.
+    v4: {
+      removeLegacyPostBuildHeadAttribute: true,
+      useCssCascadeLayers: false,
+      siteStorageNamespacing: false,
+      fasterByDefault: true,
+      mdx1CompatDisabledByDefault: true,
+    },
+    faster: true,
+  },
   // Plain keys (no per-site suffix) so the stored items are the ones the privacy page lists.
   storage: { type: 'localStorage', namespace: false },
   customFields: { analyticsEndpoint, webConsoleUrl },

@@ -14,7 +14,7 @@ export function NoResults({ query, onSuggest }: { query: string; onSuggest: (q: 
       <ul className="search-suggestions">
         {SUGGESTIONS.map((s) => (
           <li key={s}>
-            <button type="button" className="button button--link" onClick={() => onSuggest(s)}>
+            <button type="button" className="search-suggestion" onClick={() => onSuggest(s)}>
               {s}
             </button>
           </li>

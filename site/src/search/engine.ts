@@ -5,8 +5,10 @@ import { fetchIndexesByWorker, searchByWorker } from '@easyops-cn/docusaurus-sea
 
 export interface Hit {
   url: string;
+  /** Page title, or the heading for a hit on a section. */
   title: string;
-  page?: string;
+  /** Where the hit is: the page title for a heading, a text excerpt for a content match. */
+  context?: string;
 }
 
 interface RawResult {
@@ -15,7 +17,12 @@ interface RawResult {
   page?: { t: string } | false;
 }
 
-const TITLE_TYPE = 0;
+// Document kinds in the plugin's index.
+const TITLE = 0;
+const HEADING = 1;
+const EXCERPT_CHARS = 140;
+
+const excerpt = (text: string) => (text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS).trimEnd()}…` : text);
 
 export async function warmUp(baseUrl: string): Promise<void> {
   await fetchIndexesByWorker(baseUrl, '');
@@ -30,11 +37,10 @@ export async function search(baseUrl: string, query: string, limit: number): Pro
     const url = r.document.u + (r.document.h ?? '');
     if (seen.has(url)) continue;
     seen.add(url);
-    hits.push({
-      url,
-      title: r.document.t,
-      page: r.type !== TITLE_TYPE && r.page ? r.page.t : undefined,
-    });
+    const pageTitle = r.page ? r.page.t : undefined;
+    if (r.type === TITLE) hits.push({ url, title: r.document.t });
+    else if (r.type === HEADING) hits.push({ url, title: r.document.t, context: pageTitle });
+    else hits.push({ url, title: pageTitle ?? excerpt(r.document.t), context: excerpt(r.document.t) });
   }
   return hits;
 }

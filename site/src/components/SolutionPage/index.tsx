@@ -27,7 +27,7 @@ export default function SolutionPage({ vendor, slug }: { vendor: string; slug: s
             <ul>{b.useCases.map((u) => <li key={u}>{u}</li>)}</ul>
             <Heading as="h2">The hardware</Heading>
             <p>
-              The {b.name} is a {b.kind} built on the {b.soc}. Avocado OS supports it as the <code>{b.target}</code> target and
+              The {b.name} is {/^[aeio]/i.test(b.kind) ? 'an' : 'a'} {b.kind} built on the {b.soc}. Avocado OS supports it as the <code>{b.target}</code> target and
               installs to its {b.storage}.
             </p>
           </div>

@@ -70,10 +70,11 @@ export default function SearchModal({ onClose }: { onClose: () => void }): React
         <div className={styles.body}>
           {state.status === 'idle' && (
             <p className={styles.hint}>
-              Try searching for {SUGGESTIONS.map((s, i) => (
+              Try searching for{' '}
+              {SUGGESTIONS.map((s, i) => (
                 <React.Fragment key={s}>
                   {i > 0 && ', '}
-                  <button type="button" className="button button--link button--sm" onClick={() => setQuery(s)}>{s}</button>
+                  <button type="button" className="search-suggestion" onClick={() => setQuery(s)}>{s}</button>
                 </React.Fragment>
               ))}
             </p>
@@ -87,7 +88,7 @@ export default function SearchModal({ onClose }: { onClose: () => void }): React
                 <li key={hit.url} role="option" aria-selected={i === active} className={i === active ? styles.active : undefined}>
                   <Link to={hit.url} onClick={onClose} onMouseEnter={() => setActive(i)}>
                     <span className={styles.hitTitle}>{hit.title}</span>
-                    {hit.page && <span className={styles.hitPage}>{hit.page}</span>}
+                    {hit.context && <span className={styles.hitPage}>{hit.context}</span>}
                   </Link>
                 </li>
               ))}

@@ -1,11 +1,13 @@
-import React, { lazy, Suspense, useCallback, useState } from 'react';
+import React, { useCallback, useState } from 'react';
 import BrowserOnly from '@docusaurus/BrowserOnly';
 import { useSearchHotkeys } from './useSearchHotkeys';
 import styles from './styles.module.css';
 
+import SearchModal from './SearchModal';
+
 // Replaces the local-search plugin's inline box with a modal that follows the spec's
-// hotkeys and messages; the plugin still builds the index and serves /search.
-const SearchModal = lazy(() => import('./SearchModal'));
+// hotkeys and messages; the plugin still builds the index and serves /search. The modal is
+// bundled eagerly (a few kB) so keys typed right after Ctrl+K are not lost to a chunk load.
 
 function SearchButton(): React.ReactNode {
   const [open, setOpen] = useState(false);
@@ -18,11 +20,7 @@ function SearchButton(): React.ReactNode {
         <span>Search docs</span>
         <kbd className={styles.shortcut}>{mac ? '⌘' : 'Ctrl'} K</kbd>
       </button>
-      {open && (
-        <Suspense fallback={null}>
-          <SearchModal onClose={() => setOpen(false)} />
-        </Suspense>
-      )}
+      {open && <SearchModal onClose={() => setOpen(false)} />}
     </>
   );
 }

@@ -44,7 +44,7 @@ export default function SearchPage(): React.ReactNode {
               {state.hits.map((hit) => (
                 <li key={hit.url}>
                   <Link to={hit.url}>{hit.title}</Link>
-                  {hit.page && <div className="search-page-parent">{hit.page}</div>}
+                  {hit.context && <div className="search-page-parent">{hit.context}</div>}
                 </li>
               ))}
             </ol>
