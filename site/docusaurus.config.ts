@@ -104,7 +104,8 @@ const config: Config = {
       ],
       copyright: '© 2025 Canopy contributors',
     },
-    prism: { additionalLanguages: ['bash', 'json', 'toml', 'yaml', 'rust'] },
+    // Prism already ships json, yaml and rust; only the shell and TOML grammars are added.
+    prism: { additionalLanguages: ['bash', 'toml'] },
   } satisfies Preset.ThemeConfig,
 };
 
