@@ -9,6 +9,15 @@ import SearchModal from './SearchModal';
 // hotkeys and messages; the plugin still builds the index and serves /search. The modal is
 // bundled eagerly (a few kB) so keys typed right after Ctrl+K are not lost to a chunk load.
 
+function MagnifierIcon(): React.ReactNode {
+  return (
+    <svg width="16" height="16" viewBox="0 0 20 20" aria-hidden="true">
+      <circle cx="8.5" cy="8.5" r="6" fill="none" stroke="currentColor" strokeWidth="2" />
+      <path d="M13 13l5 5" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
 function SearchButton(): React.ReactNode {
   const [open, setOpen] = useState(false);
   const show = useCallback(() => setOpen(true), []);
@@ -17,7 +26,8 @@ function SearchButton(): React.ReactNode {
   return (
     <>
       <button type="button" className={styles.button} onClick={show} aria-label="Search docs">
-        <span>Search docs</span>
+        <MagnifierIcon />
+        <span className={styles.label}>Search docs</span>
         <kbd className={styles.shortcut}>{mac ? '⌘' : 'Ctrl'} K</kbd>
       </button>
       {open && <SearchModal onClose={() => setOpen(false)} />}
@@ -27,7 +37,7 @@ function SearchButton(): React.ReactNode {
 
 export default function SearchBar(): React.ReactNode {
   return (
-    <BrowserOnly fallback={<button type="button" className={styles.button} aria-label="Search docs"><span>Search docs</span></button>}>
+    <BrowserOnly fallback={<button type="button" className={styles.button} aria-label="Search docs"><MagnifierIcon /><span className={styles.label}>Search docs</span></button>}>
       {() => <SearchButton />}
     </BrowserOnly>
   );
