@@ -119,6 +119,25 @@ describe('search', () => {
     });
   }
 
+  it('answers in ask mode with quoted passages, and Escape leaves ask mode before closing', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/overview`);
+    await page.waitForLoadState('networkidle');
+    await page.keyboard.press('Control+k');
+    const dialog = page.getByRole('dialog', { name: 'Search docs' });
+    await dialog.getByRole('button', { name: 'Ask a question' }).click();
+    await dialog.getByRole('searchbox').fill('how do I roll a webhook secret');
+    await page.keyboard.press('Enter');
+    await dialog.locator('blockquote a').first().waitFor();
+    await expect(dialog.getByRole('searchbox').getAttribute('placeholder')).resolves.toBe('Ask another question...');
+    await page.keyboard.press('Escape');
+    await expect(dialog.isVisible()).resolves.toBe(true);
+    await expect(dialog.getByRole('searchbox').getAttribute('placeholder')).resolves.toBe('Search docs');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.close();
+  });
+
   it('shows the no-results message', async () => {
     const page = await fresh();
     await page.goto(`${server.url}/search?q=zzqqxxnotaword`);

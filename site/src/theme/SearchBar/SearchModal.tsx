@@ -6,6 +6,7 @@ import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import { warmUp } from '@site/src/search/engine';
 import { NoResults, SearchFailed, SUGGESTIONS } from '@site/src/search/SearchMessages';
 import { useSiteSearch } from '@site/src/search/useSiteSearch';
+import AskPanel from './AskPanel';
 import styles from './styles.module.css';
 
 const SHOWN = 8;
@@ -16,8 +17,11 @@ export default function SearchModal({ onClose }: { onClose: () => void }): React
   const history = useHistory();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
+  // Ask mode quotes matching passages for a question; Escape leaves it before closing.
+  const [mode, setMode] = useState<'search' | 'ask'>('search');
+  const [question, setQuestion] = useState('');
   const input = useRef<HTMLInputElement>(null);
-  const state = useSiteSearch(query);
+  const state = useSiteSearch(mode === 'search' ? query : '');
   const hits = state.status === 'done' ? state.hits : [];
 
   useEffect(() => {
@@ -40,7 +44,17 @@ export default function SearchModal({ onClose }: { onClose: () => void }): React
   const onKeyDown = (event: React.KeyboardEvent) => {
     if (event.key === 'Escape') {
       event.preventDefault();
-      onClose();
+      if (mode === 'ask') {
+        setMode('search');
+        setQuestion('');
+        input.current?.focus();
+      } else onClose();
+    } else if (mode === 'ask') {
+      if (event.key === 'Enter' && query.trim()) {
+        event.preventDefault();
+        setQuestion(query.trim());
+        setQuery('');
+      }
     } else if (event.key === 'ArrowDown') {
       event.preventDefault();
       setActive((i) => Math.min(i + 1, Math.min(hits.length, SHOWN) - 1));
@@ -62,13 +76,20 @@ export default function SearchModal({ onClose }: { onClose: () => void }): React
           ref={input}
           className={styles.input}
           type="search"
-          placeholder="Search docs"
-          aria-label="Search docs"
+          placeholder={mode === 'ask' ? (question ? 'Ask another question...' : 'Ask a question') : 'Search docs'}
+          aria-label={mode === 'ask' ? 'Ask a question' : 'Search docs'}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
         <div className={styles.body}>
-          {state.status === 'idle' && (
+          {mode === 'ask' && question && (
+            <>
+              <p className={styles.hint}><strong>{question}</strong></p>
+              <AskPanel question={question} onPick={onClose} onSuggest={(q) => { setMode('search'); setQuery(q); }} />
+            </>
+          )}
+          {mode === 'ask' && !question && <p className={styles.hint}>Type a question and press Enter. Esc returns to search.</p>}
+          {mode === 'search' && state.status === 'idle' && (
             <p className={styles.hint}>
               Try searching for{' '}
               {SUGGESTIONS.map((s, i) => (
@@ -95,7 +116,14 @@ export default function SearchModal({ onClose }: { onClose: () => void }): React
             </ul>
           )}
         </div>
-        {hits.length > 0 && (
+        {mode === 'search' && (
+          <div className={styles.footer}>
+            <button type="button" className="search-suggestion" onClick={() => { setMode('ask'); setQuestion(query.trim()); setQuery(''); input.current?.focus(); }}>
+              {query.trim() ? `Ask about “${query.trim()}”` : 'Ask a question'}
+            </button>
+          </div>
+        )}
+        {mode === 'search' && hits.length > 0 && (
           <div className={styles.footer}>
             <Link to={allUrl} onClick={onClose}>
               See all {hits.length} results
