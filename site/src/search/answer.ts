@@ -21,13 +21,21 @@ export function keywords(question: string): string {
     .join(' ');
 }
 
+// Tables and code blocks are indexed as text too; a quotable passage reads like prose.
+const TABLE_START = /^(Field|Parameter|Option|Key|Column|Status|Type|Variable|Command|Setting|Board|Cohort|Role|Operator|Partition|Method|Channel|Path|Concept|Table|Installer)\s/;
+
+export function isProse(text: string): boolean {
+  const words = text.split(/\s+/).length;
+  return words >= 8 && /[a-z)]\.(\s|…|$)/.test(text) && !TABLE_START.test(text);
+}
+
 export async function answer(baseUrl: string, question: string): Promise<Passage[]> {
   const hits: Hit[] = await search(baseUrl, keywords(question) || question, 40);
   const seenPages = new Set<string>();
   const passages: Passage[] = [];
   for (const hit of hits) {
     // Content hits carry their text as context; one passage per page keeps answers varied.
-    if (!hit.context || hit.context === hit.title) continue;
+    if (!hit.context || hit.context === hit.title || !isProse(hit.context)) continue;
     const page = hit.url.split('#')[0];
     if (seenPages.has(page)) continue;
     seenPages.add(page);
