@@ -9,6 +9,7 @@ export interface Passage {
 }
 
 const PASSAGES = 3;
+const PASSAGE_CHARS = 420;
 // Words that carry no meaning for matching; dropping them lets the index match the nouns.
 const FILLER = new Set(['how', 'do', 'does', 'i', 'can', 'what', 'is', 'are', 'the', 'a', 'an', 'to', 'of', 'in', 'on', 'for', 'my', 'with', 'when', 'why', 'which', 'should', 'it']);
 
@@ -35,11 +36,11 @@ export async function answer(baseUrl: string, question: string): Promise<Passage
   const passages: Passage[] = [];
   for (const hit of hits) {
     // Content hits carry their text as context; one passage per page keeps answers varied.
-    if (!hit.context || hit.context === hit.title || !isProse(hit.context)) continue;
+    if (!hit.text || !isProse(hit.text)) continue;
     const page = hit.url.split('#')[0];
     if (seenPages.has(page)) continue;
     seenPages.add(page);
-    passages.push({ url: hit.url, page: hit.title, text: hit.context });
+    passages.push({ url: hit.url, page: hit.title, text: hit.text.length > PASSAGE_CHARS ? `${hit.text.slice(0, PASSAGE_CHARS).trimEnd()}…` : hit.text });
     if (passages.length === PASSAGES) break;
   }
   return passages;

@@ -9,6 +9,8 @@ export interface Hit {
   title: string;
   /** Where the hit is: the page title for a heading, a text excerpt for a content match. */
   context?: string;
+  /** The whole matched passage, for content hits. */
+  text?: string;
 }
 
 interface RawResult {
@@ -40,7 +42,7 @@ export async function search(baseUrl: string, query: string, limit: number): Pro
     const pageTitle = r.page ? r.page.t : undefined;
     if (r.type === TITLE) hits.push({ url, title: r.document.t });
     else if (r.type === HEADING) hits.push({ url, title: r.document.t, context: pageTitle });
-    else hits.push({ url, title: pageTitle ?? excerpt(r.document.t), context: excerpt(r.document.t) });
+    else hits.push({ url, title: pageTitle ?? excerpt(r.document.t), context: excerpt(r.document.t), text: r.document.t });
   }
   return hits;
 }
