@@ -169,6 +169,40 @@ describe('mobile layout', () => {
   });
 });
 
+describe('page behaviour', () => {
+  it('makes content images zoomable once the page has settled', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/canopy-core/overview`);
+    const image = page.locator('.markdown img').first();
+    await image.waitFor();
+    await page.waitForTimeout(1300);
+    await image.click();
+    await page.locator('.medium-zoom-image--opened').waitFor();
+    await page.close();
+  });
+
+  it('shows the progress bar when a route takes longer than 200 ms to load', async () => {
+    const page = await fresh();
+    let slow = false;
+    // Scripts fetched after this point (the next route's chunks) arrive late.
+    await page.route('**/assets/js/**', async (route) => {
+      if (slow) await new Promise((r) => setTimeout(r, 900));
+      await route.continue();
+    });
+    await page.goto(`${server.url}/overview`);
+    await page.waitForLoadState('networkidle');
+    slow = true;
+    // Navigate in-app to a page nothing on /overview links to, so its chunks are not prefetched.
+    await page.keyboard.press('Control+k');
+    await page.getByRole('dialog', { name: 'Search docs' }).getByRole('searchbox').fill('phasing');
+    await page.getByRole('dialog', { name: 'Search docs' }).locator('[role="option"]').first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.canopy-progress').waitFor({ state: 'attached', timeout: 5000 });
+    await page.waitForURL((url) => url.pathname !== '/overview');
+    await page.close();
+  });
+});
+
 describe('API reference', () => {
   it('lists every admin operation of the OpenAPI file on the popout page', async () => {
     const doc = JSON.parse(fs.readFileSync(path.join(repoDir, 'packages/server/openapi/admin-api.json'), 'utf8'));
