@@ -170,6 +170,25 @@ describe('mobile layout', () => {
 });
 
 describe('page behaviour', () => {
+  it('hides the navbar on scroll down and lists headings of levels 2 and 3 in the TOC', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/avocado-os/tools/avocado-cli/commands/build`);
+    await page.waitForLoadState('networkidle');
+    const toc = page.locator('.table-of-contents').last();
+    await expect(toc.locator('a[href="#options"]').count()).resolves.toBe(1);
+    await expect(toc.locator('a[href="#common-options"]').count()).resolves.toBe(1);
+    // A long page, so there is room to scroll down.
+    await page.goto(`${server.url}/canopy-core/tools/admin-api`);
+    await page.waitForLoadState('networkidle');
+    const navbar = page.locator('nav.navbar');
+    await page.mouse.move(600, 500);
+    await page.mouse.wheel(0, 600);
+    await page.waitForTimeout(400);
+    await page.mouse.wheel(0, 600);
+    await expect.poll(() => navbar.getAttribute('class'), { timeout: 5000 }).toMatch(/navbarHidden/);
+    await page.close();
+  });
+
   it('makes content images zoomable once the page has settled', async () => {
     const page = await fresh();
     await page.goto(`${server.url}/canopy-core/overview`);
