@@ -7,3 +7,4 @@ export * from '../artifacts/schema';
 export * from '../signing-keys/schema';
 export * from '../events/schema';
 export * from '../workers/schema';
+export * from '../webhooks/schema';

@@ -1,0 +1,100 @@
+/**
+ * The outbox's database side: claiming due deliveries (FOR UPDATE SKIP LOCKED plus a lease, so
+ * any number of processes share the work and a crashed one's claims come back when the lease
+ * ends) and recording an attempt's outcome. Outcomes are written only while the lease is still
+ * ours (`lease_token`), and a succeeded delivery is never claimed again.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../db/connection';
+import { events } from '../events/schema';
+import { recordEvent } from '../events/service';
+import { resourcePrn } from '../http/prn';
+import { toRfc3339 } from '../http/time';
+import { nextAttemptAt, type RetryPolicy } from './backoff';
+import { failureKind, type AttemptResult } from './outbound';
+import { webhookAttempts, webhookDeliveries, webhooks } from './schema';
+
+export interface ClaimedDelivery {
+  delivery: typeof webhookDeliveries.$inferSelect;
+  webhook: typeof webhooks.$inferSelect;
+  event: typeof events.$inferSelect;
+}
+
+/** Up to `limit` due deliveries of enabled webhooks, leased to `leaseToken`. */
+export async function claimDeliveries(db: Database, limit: number, leaseSeconds: number, leaseToken: string): Promise<ClaimedDelivery[]> {
+  const result = await db.execute(sql`
+    update ${webhookDeliveries} d
+    set locked_until = now() + make_interval(secs => ${leaseSeconds}), lease_token = ${leaseToken},
+        attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, now())
+    where d.id in (
+      select c.id from ${webhookDeliveries} c
+      where c.state = 'pending' and c.next_attempt_at <= now() and (c.locked_until is null or c.locked_until < now())
+        and exists (select 1 from ${webhooks} w where w.id = c.webhook_id and w.state = 'enabled')
+      order by c.next_attempt_at
+      limit ${limit}
+      for update of c skip locked)
+    returning d.id`);
+  const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+  if (ids.length === 0) return [];
+  return db
+    .select({ delivery: webhookDeliveries, webhook: webhooks, event: events })
+    .from(webhookDeliveries)
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(inArray(webhookDeliveries.id, ids));
+}
+
+/**
+ * Writes the attempt to the log and moves the delivery on: succeeded, retried later, or given up
+ * with a `webhook.request_failed` event, all in one transaction. A no-op when the lease was lost
+ * (another process has taken the delivery over and will record its own attempt).
+ */
+export async function recordAttempt(db: Database, claimed: ClaimedDelivery, leaseToken: string, result: AttemptResult, policy: RetryPolicy): Promise<void> {
+  const { delivery, webhook, event } = claimed;
+  const now = new Date();
+  const retryAt = result.ok ? null : nextAttemptAt(new Date(toRfc3339(delivery.insertedAt)), now, delivery.attempts, policy);
+  const state = result.ok ? 'succeeded' : retryAt ? 'pending' : 'failed';
+  await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(webhookDeliveries)
+      .set({
+        state,
+        lockedUntil: null,
+        leaseToken: null,
+        nextAttemptAt: retryAt ? retryAt.toISOString() : sql`${webhookDeliveries.nextAttemptAt}`,
+        completedAt: state === 'pending' ? null : sql`now()`,
+      })
+      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.leaseToken, leaseToken), eq(webhookDeliveries.state, 'pending')))
+      .returning({ id: webhookDeliveries.id });
+    if (!updated) return;
+    await tx.insert(webhookAttempts).values({
+      id: randomUUID(),
+      organizationId: delivery.organizationId,
+      webhookId: delivery.webhookId,
+      deliveryId: delivery.id,
+      eventId: delivery.eventId,
+      attempt: delivery.attempts,
+      statusCode: result.status,
+      latencyMs: result.latencyMs,
+      error: result.error,
+      detail: result.detail,
+      nextAttemptAt: retryAt ? retryAt.toISOString() : null,
+    });
+    if (state !== 'failed') return;
+    const webhookPrn = resourcePrn(webhook.organizationId, 'webhook', webhook.id);
+    await recordEvent(tx, {
+      organizationId: webhook.organizationId,
+      type: 'webhook',
+      subtype: 'request_failed',
+      actorPrn: null,
+      resourcePrn: webhookPrn,
+      data: {
+        webhook_prn: webhookPrn,
+        event_prn: resourcePrn(event.organizationId, 'event', event.id),
+        failure: failureKind(result.error),
+        status: result.status,
+      },
+    });
+  });
+}
