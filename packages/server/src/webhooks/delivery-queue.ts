@@ -23,17 +23,21 @@ export interface ClaimedDelivery {
 
 /** Up to `limit` due deliveries of enabled webhooks, leased to `leaseToken`. */
 export async function claimDeliveries(db: Database, limit: number, leaseSeconds: number, leaseToken: string): Promise<ClaimedDelivery[]> {
+  // The CTE is evaluated once (a FOR UPDATE CTE is always materialised), so the UPDATE touches
+  // exactly the rows this claim locked; `where id in (subquery)` gives the planner room to re-run it.
   const result = await db.execute(sql`
-    update ${webhookDeliveries} d
-    set locked_until = now() + make_interval(secs => ${leaseSeconds}), lease_token = ${leaseToken},
-        attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, now())
-    where d.id in (
+    with due as (
       select c.id from ${webhookDeliveries} c
       where c.state = 'pending' and c.next_attempt_at <= now() and (c.locked_until is null or c.locked_until < now())
         and exists (select 1 from ${webhooks} w where w.id = c.webhook_id and w.state = 'enabled')
       order by c.next_attempt_at
       limit ${limit}
       for update of c skip locked)
+    update ${webhookDeliveries} d
+    set locked_until = now() + make_interval(secs => ${leaseSeconds}), lease_token = ${leaseToken},
+        attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, now())
+    from due
+    where d.id = due.id
     returning d.id`);
   const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
   if (ids.length === 0) return [];
