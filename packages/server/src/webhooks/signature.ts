@@ -8,6 +8,23 @@
  *
  * Upper-case hex. While a rolled secret's ttl runs both signatures are sent, comma-separated,
  * new first; a receiver accepts the request when any of them matches any secret it knows.
+ *
+ * Receiving (Node, any framework that gives the raw body):
+ *
+ *   import { verifyWebhook } from '@canopy/sdk';
+ *   app.post('/canopy', express.raw({ type: 'application/json' }), (req, res) => {
+ *     const ok = verifyWebhook(
+ *       [process.env.CANOPY_WEBHOOK_SECRET!],          // during a roll: [new, old]
+ *       req.header('canopy-published-at'),
+ *       req.body,                                       // the raw bytes, not re-serialised JSON
+ *       req.header('canopy-signature'),
+ *       300,                                            // refuse deliveries older than 5 minutes
+ *     );
+ *     if (!ok) return res.sendStatus(401);
+ *     const event = JSON.parse(req.body.toString('utf8'));
+ *     // Delivery is at-least-once: skip event.prn values already handled, then answer 200.
+ *     res.sendStatus(200);
+ *   });
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
