@@ -1,8 +1,31 @@
 /**
  * Every context's device API routes (served over mutual TLS on CANOPY_DEVICE_PORT).
  * The device API server authenticates the client certificate before any of these run and
- * puts the device on `request.device` (see device-api/).
+ * puts the calling device on `request.device`; routes read it with `deviceOf(request)`.
  */
+import type { FastifyRequest } from 'fastify';
+import type { devices } from './devices/schema';
 import type { ContextRoutes } from './http/app-types';
+import { unauthenticated } from './http/errors';
+
+export interface AuthenticatedDevice {
+  /** The device row as it was when the request was authenticated. */
+  row: typeof devices.$inferSelect;
+  organizationId: string;
+  prn: string;
+  /** Upper-case hex SHA-256 of the client certificate used. */
+  certificateFingerprint: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    device: AuthenticatedDevice | null;
+  }
+}
+
+export function deviceOf(request: FastifyRequest): AuthenticatedDevice {
+  if (!request.device) throw unauthenticated('no_device');
+  return request.device;
+}
 
 export const DEVICE_ROUTES: ContextRoutes[] = [];

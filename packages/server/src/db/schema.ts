@@ -7,4 +7,6 @@ export * from '../artifacts/schema';
 export * from '../signing-keys/schema';
 export * from '../events/schema';
 export * from '../workers/schema';
+export * from '../binaries/schema';
+export * from '../bundles/schema';
 export * from '../webhooks/schema';

@@ -52,16 +52,19 @@ export const ErrorBody = Type.Object(
 export const PrnParams = (description: string) => Type.Object({ prn: Prn(description) });
 
 /** `{"<singular>": item}` */
-export function single<T extends TSchema>(key: string, item: T) {
-  return Type.Object({ [key]: item });
+export function single<T extends TSchema>(key: string, item: T, description = `The ${key.replace(/_/g, ' ')}.`) {
+  return Type.Object({ [key]: item }, { description });
 }
 
 /** `{"<plural>": [items], "next_page": cursor | null}` */
 export function list<T extends TSchema>(key: string, item: T) {
-  return Type.Object({
-    [key]: Type.Array(item),
-    next_page: Nullable(Type.String({ description: 'Cursor for the next page; null on the last page.' })),
-  });
+  return Type.Object(
+    {
+      [key]: Type.Array(item),
+      next_page: Nullable(Type.String({ description: 'Cursor for the next page; null on the last page.' })),
+    },
+    { description: `A page of ${key.replace(/_/g, ' ')}.` },
+  );
 }
 
 const errorResponse = (description: string) => ({ ...ErrorBody, description });

@@ -1,0 +1,57 @@
+/**
+ * Issue 2's benchmark: GET /devices?limit=100 and GET /devices/{prn} with 100,000 devices on
+ * PostgreSQL, 64 connections, beside a Fastify hello-world measured in the same run.
+ * Targets: list >= 25% and get >= 40% of hello-world, p99 < 20 ms, server RSS < 300 MB.
+ */
+import pg from 'pg';
+import { helloWorldBaseline } from './lib/baseline';
+import { startCanopy } from './lib/canopy';
+import { formatRatio, load } from './lib/load';
+import { withDatabase } from './lib/postgres';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 64;
+
+async function seed(databaseUrl: string): Promise<{ organizationId: string; deviceIds: string[] }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows: [org] } = await client.query('select id from organizations limit 1');
+    const { rows: [product] } = await client.query(
+      `insert into products (id, organization_id, name) values (gen_random_uuid(), $1, 'bench') returning id`,
+      [org.id],
+    );
+    await client.query(
+      `insert into devices (id, organization_id, product_id, identifier, tags, inserted_at, updated_at)
+       select gen_random_uuid(), $1, $2, 'device-' || g, array['bench'], now() - g * interval '1 millisecond', now()
+       from generate_series(1, $3::int) g`,
+      [org.id, product.id, DEVICES],
+    );
+    await client.query('analyze devices');
+    const { rows } = await client.query('select id from devices order by random() limit 2000');
+    return { organizationId: org.id, deviceIds: rows.map((r) => r.id) };
+  } finally {
+    await client.end();
+  }
+}
+
+await withDatabase(async (databaseUrl) => {
+  const baseline = await helloWorldBaseline({ connections: CONNECTIONS, seconds: SECONDS });
+  const canopy = await startCanopy(databaseUrl);
+  try {
+    const { organizationId, deviceIds } = await seed(databaseUrl);
+    const headers = { authorization: `Bearer ${canopy.apiKey}` };
+    const common = { url: canopy.url, connections: CONNECTIONS, headers };
+    await load({ ...common, paths: ['/devices?limit=100'], seconds: 2 }); // warm-up
+    const list = await load({ ...common, paths: ['/devices?limit=100'], seconds: SECONDS });
+    const getPaths = deviceIds.map((id) => `/devices/prn:1:${organizationId}:device:${id}`);
+    const get = await load({ ...common, paths: getPaths, seconds: SECONDS });
+    console.log(`\nGET /devices with ${DEVICES} devices on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each`);
+    console.log(formatRatio('GET /devices?limit=100', list, baseline, 0.25), `(p99 target < 20 ms)`);
+    console.log(formatRatio('GET /devices/{prn}', get, baseline, 0.4), `(p99 target < 20 ms)`);
+    console.log(`server RSS now ${canopy.child.rssMb().toFixed(0)} MB, peak ${canopy.child.peakRssMb().toFixed(0)} MB (target < 300 MB)`);
+  } finally {
+    await canopy.child.stop();
+  }
+});

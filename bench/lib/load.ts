@@ -1,0 +1,63 @@
+/**
+ * HTTP load with autocannon: requests/s and latency percentiles for one URL (or a rotating set),
+ * from a fixed number of connections for a fixed time. Bounded and loopback-only.
+ */
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  /** When given, each request picks the next path in turn. */
+  paths?: string[];
+  connections?: number;
+  seconds?: number;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+}
+
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  let next = 0;
+  const paths = options.paths;
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections ?? 64,
+    duration: options.seconds ?? 10,
+    headers: options.headers,
+    method: options.method ?? 'GET',
+    body: options.body,
+    requests: paths
+      ? [
+          {
+            setupRequest: (request: any) => {
+              request.path = paths[next++ % paths.length];
+              return request;
+            },
+          },
+        ]
+      : undefined,
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export function formatRatio(name: string, measured: LoadResult, baseline: LoadResult, target: number): string {
+  const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;
+  return (
+    `${name.padEnd(28)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${String(measured.p99).padStart(4)} ms` +
+    `  | baseline ${baseline.requestsPerSecond.toFixed(0)} req/s  ratio ${(ratio * 100).toFixed(1)}% (target >= ${(target * 100).toFixed(0)}%)` +
+    `${measured.non2xx || measured.errors ? `  !! non-2xx ${measured.non2xx}, errors ${measured.errors}` : ''}`
+  );
+}

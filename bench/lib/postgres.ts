@@ -1,0 +1,20 @@
+/** A throwaway PostgreSQL database for one benchmark run, dropped afterwards. */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export async function withDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
+  const name = `canopy_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  try {
+    return await run(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}

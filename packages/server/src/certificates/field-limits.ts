@@ -1,0 +1,30 @@
+// The spec's storage limits for certificate-derived fields (spec 2, validation rules). A
+// certificate can parse fine and still carry a CN we cannot store as a device identifier, so
+// the admin and JITP paths check these before writing, and answer 422 on the `certificate` field.
+import type { CertificateSummary } from './pem';
+
+export const COMMON_NAME_MAX_LENGTH = 64;
+export const AUTHORITY_KEY_IDENTIFIER_MAX_LENGTH = 256;
+export const FINGERPRINT_PATTERN = /^[0-9A-F]{64}$/;
+
+export type CertificateFieldProblem =
+  | { reason: 'common_name_missing' }
+  | { reason: 'common_name_too_long'; max: number }
+  | { reason: 'authority_key_identifier_too_long'; max: number };
+
+/**
+ * Problems with a device certificate's stored fields. The CN is required (it is the device
+ * identifier under JITP); the authority key identifier is optional but bounded when present.
+ * The fingerprint needs no check: `summarizeCertificate` always yields 64 upper-case hex.
+ */
+export function deviceCertificateFieldProblems(summary: CertificateSummary): CertificateFieldProblem[] {
+  const problems: CertificateFieldProblem[] = [];
+  // Length in characters as the database column counts them, not UTF-8 bytes.
+  const commonNameLength = summary.commonName === null ? 0 : [...summary.commonName].length;
+  if (commonNameLength === 0) problems.push({ reason: 'common_name_missing' });
+  else if (commonNameLength > COMMON_NAME_MAX_LENGTH) problems.push({ reason: 'common_name_too_long', max: COMMON_NAME_MAX_LENGTH });
+  if (summary.authorityKeyIdentifier !== null && summary.authorityKeyIdentifier.length > AUTHORITY_KEY_IDENTIFIER_MAX_LENGTH) {
+    problems.push({ reason: 'authority_key_identifier_too_long', max: AUTHORITY_KEY_IDENTIFIER_MAX_LENGTH });
+  }
+  return problems;
+}

@@ -1,0 +1,43 @@
+/**
+ * `npm run openapi`: writes the OpenAPI 3.1 documents of both APIs from the route schemas, for
+ * the docs site and the SDK generator. The servers are built but never listen and no database
+ * is opened: building the routes is enough to describe them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildAdminApi } from '../admin-api';
+import { loadConfig } from '../config';
+import type { Platform } from '../platform';
+
+export const OPENAPI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi');
+
+/** A platform good enough to register routes; any handler touching it would fail loudly. */
+function describingPlatform(): Platform {
+  const unavailable = new Proxy({}, { get: () => { throw new Error('no database while describing the API'); } });
+  return {
+    config: { ...loadConfig({}), publicUrl: 'http://localhost:4000', logLevel: 'silent' },
+    db: unavailable as never,
+    driver: 'pglite',
+    secrets: unavailable as never,
+    log: unavailable as never,
+    jobs: { wake() {} },
+  };
+}
+
+export async function adminOpenApi(): Promise<unknown> {
+  const app = await buildAdminApi(describingPlatform());
+  await app.ready();
+  const document = app.swagger();
+  await app.close();
+  return document;
+}
+
+async function main() {
+  fs.mkdirSync(OPENAPI_DIR, { recursive: true });
+  const file = path.join(OPENAPI_DIR, 'admin-api.json');
+  fs.writeFileSync(file, `${JSON.stringify(await adminOpenApi(), null, 2)}\n`);
+  process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();
