@@ -39,11 +39,14 @@ const NON_PUBLIC = blockList([
 
 export type AddressVerdict = 'allowed' | 'private' | 'metadata' | 'invalid';
 
-/** IPv4 written inside IPv6 (::ffff:a.b.c.d, or its hex form) is judged as the IPv4 it is. */
+/**
+ * IPv4 written inside IPv6 (IPv4-mapped ::ffff:a.b.c.d and NAT64 64:ff9b::a.b.c.d, dotted or
+ * hex) is judged as the IPv4 it reaches.
+ */
 function embeddedIpv4(address: string): string | null {
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const dotted = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (dotted) return dotted[1];
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
   if (!hex) return null;
   const high = parseInt(hex[1], 16);
   const low = parseInt(hex[2], 16);

@@ -177,6 +177,13 @@ describe('webhooks CRUD', () => {
     expect((await t.api('GET', '/webhooks', undefined, { key: await t.keyWithRole('admin') })).status).toBe(200);
     expect((await t.api('GET', '/webhooks', undefined, { key: null })).status).toBe(401);
   });
+
+  it('is described in the OpenAPI document', async () => {
+    const paths = Object.keys((await t.api('GET', '/openapi.json')).body.paths);
+    for (const path of ['/webhooks', '/webhooks/{prn}', '/webhooks/{prn}/roll_secret', '/webhooks/{prn}/test_fire', '/webhooks/{prn}/deliveries', '/webhooks/{prn}/redeliver']) {
+      expect(paths).toContain(path);
+    }
+  });
 });
 
 describe('webhook delivery', () => {
