@@ -124,7 +124,9 @@ async function main(): Promise<void> {
     console.log(`  baseline: bare HTTPS POSTs to the receiver          ${baseline.toFixed(0)} req/s`);
     console.log(`  throughput: ${BULK_EVENTS} events committed in ${((committed - bulkStart) / 1000).toFixed(1)} s, delivered at ${(BULK_EVENTS / bulkSeconds).toFixed(0)} deliveries/s`);
     console.log(`  commit -> first attempt at ${STEADY_RATE} events/s (${latencies.length} events): p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${latencies[latencies.length - 1].toFixed(0)} ms`);
-    console.log(`  attempts by outcome: ${outcomes.rows.map((r) => `${r.outcome} ${r.n}`).join(', ')}`);
+    const resent = (await db.execute(sql`select count(*)::int as n from webhook_attempts a
+      join webhook_attempts s on s.delivery_id = a.delivery_id and s.error is null and s.attempt < a.attempt`)) as unknown as { rows: { n: number }[] };
+    console.log(`  attempts by outcome: ${outcomes.rows.map((r) => `${r.outcome} ${r.n}`).join(', ')}; attempts after a recorded success: ${resent.rows[0].n}`);
   } finally {
     for (const server of servers) await server.kill('SIGTERM');
     await pool.end();

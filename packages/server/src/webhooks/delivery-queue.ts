@@ -84,6 +84,8 @@ export async function recordAttempt(db: Database, claimed: ClaimedDelivery, leas
       error: result.error,
       detail: result.detail,
       nextAttemptAt: retryAt ? retryAt.toISOString() : null,
+      // When the request was sent, not when its outcome was written down.
+      insertedAt: new Date(now.getTime() - result.latencyMs).toISOString(),
     });
     if (state !== 'failed') return;
     const webhookPrn = resourcePrn(webhook.organizationId, 'webhook', webhook.id);

@@ -89,7 +89,7 @@ async function deliveryRows(): Promise<{ states: Record<string, number>; leased:
   return { states: Object.fromEntries(rows.map((r) => [r.state, r.n])), leased: rows.reduce((sum, r) => sum + r.leased, 0), attemptsAfterSuccess: resent };
 }
 
-it('delivers 1,000 events through random failures and a SIGKILL, each at least once, signed', { timeout: 180_000 }, async () => {
+it('delivers 1,000 events through random failures and a SIGKILL, each at least once, signed', { timeout: 300_000 }, async () => {
   const began = Date.now();
   const phases: Record<string, number> = {};
   const mark = (name: string) => (phases[name] = Date.now() - began);

@@ -26,7 +26,8 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-export async function spawnServer(env: Record<string, string>, port: number): Promise<ServerProcess> {
+/** `startTimeoutMs`: PGlite on disk needs 20-60 s for its first start (initdb + migrations) on a loaded 2-core machine. */
+export async function spawnServer(env: Record<string, string>, port: number, startTimeoutMs = 120_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_PACKAGE,
     // Only what the test gives: no DATABASE_URL or CANOPY_* leaking in from the outer shell.
@@ -37,8 +38,7 @@ export async function spawnServer(env: Record<string, string>, port: number): Pr
   child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
   child.stdout!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
-  // PGlite on disk needs ~20 s for its first start (initdb + migrations) on this machine.
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
     const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
