@@ -5,15 +5,15 @@
  * ours (`lease_token`), and a succeeded delivery is never claimed again.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../db/connection';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/connection';
 import { events } from '../events/schema';
 import { recordEvent } from '../events/service';
 import { resourcePrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
 import { nextAttemptAt, type RetryPolicy } from './backoff';
 import { failureKind, type AttemptResult } from './outbound';
-import { webhookAttempts, webhookDeliveries, webhooks } from './schema';
+import { webhookAttempts, webhookDeliveries, webhooks, type DeliveryState } from './schema';
 
 export interface ClaimedDelivery {
   delivery: typeof webhookDeliveries.$inferSelect;
@@ -50,44 +50,47 @@ export async function claimDeliveries(db: Database, limit: number, leaseSeconds:
 }
 
 /**
- * Writes the attempt to the log and moves the delivery on: succeeded, retried later, or given up
- * with a `webhook.request_failed` event, all in one transaction. A no-op when the lease was lost
- * (another process has taken the delivery over and will record its own attempt).
+ * Writes the attempt to the log and moves the delivery on (succeeded, or retried later) in one
+ * statement, so the common case costs one round trip. A no-op when the lease was lost (another
+ * process has taken the delivery over and will record its own attempt). Answers whether it wrote.
+ */
+async function moveDelivery(db: Executor, claimed: ClaimedDelivery, leaseToken: string, result: AttemptResult, state: DeliveryState, retryAt: Date | null, now: Date): Promise<boolean> {
+  const { delivery } = claimed;
+  // When the request was sent, not when its outcome was written down.
+  const attemptedAt = new Date(now.getTime() - result.latencyMs).toISOString();
+  const retryAtText = retryAt ? retryAt.toISOString() : null;
+  const written = await db.execute(sql`
+    with moved as (
+      update ${webhookDeliveries}
+      set state = ${state}, locked_until = null, lease_token = null,
+          next_attempt_at = coalesce(${retryAtText}::timestamptz, next_attempt_at),
+          completed_at = ${state === 'pending' ? sql`null` : sql`now()`}
+      where id = ${delivery.id} and lease_token = ${leaseToken} and state = 'pending'
+      returning id)
+    insert into ${webhookAttempts}
+      (id, organization_id, webhook_id, delivery_id, event_id, attempt, status_code, latency_ms, error, detail, next_attempt_at, inserted_at)
+    select ${randomUUID()}, ${delivery.organizationId}, ${delivery.webhookId}, moved.id, ${delivery.eventId}, ${delivery.attempts},
+           ${result.status}::int, ${result.latencyMs}, ${result.error}, ${result.detail}, ${retryAtText}::timestamptz, ${attemptedAt}::timestamptz
+    from moved
+    returning id`);
+  return (written as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
+/**
+ * Records an attempt's outcome. A delivery out of retries is given up in the same transaction
+ * as its `webhook.request_failed` event, so the failure is announced exactly when it is final.
  */
 export async function recordAttempt(db: Database, claimed: ClaimedDelivery, leaseToken: string, result: AttemptResult, policy: RetryPolicy): Promise<void> {
   const { delivery, webhook, event } = claimed;
   const now = new Date();
   const retryAt = result.ok ? null : nextAttemptAt(new Date(toRfc3339(delivery.insertedAt)), now, delivery.attempts, policy);
-  const state = result.ok ? 'succeeded' : retryAt ? 'pending' : 'failed';
+  const state: DeliveryState = result.ok ? 'succeeded' : retryAt ? 'pending' : 'failed';
+  if (state !== 'failed') {
+    await moveDelivery(db, claimed, leaseToken, result, state, retryAt, now);
+    return;
+  }
   await db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(webhookDeliveries)
-      .set({
-        state,
-        lockedUntil: null,
-        leaseToken: null,
-        nextAttemptAt: retryAt ? retryAt.toISOString() : sql`${webhookDeliveries.nextAttemptAt}`,
-        completedAt: state === 'pending' ? null : sql`now()`,
-      })
-      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.leaseToken, leaseToken), eq(webhookDeliveries.state, 'pending')))
-      .returning({ id: webhookDeliveries.id });
-    if (!updated) return;
-    await tx.insert(webhookAttempts).values({
-      id: randomUUID(),
-      organizationId: delivery.organizationId,
-      webhookId: delivery.webhookId,
-      deliveryId: delivery.id,
-      eventId: delivery.eventId,
-      attempt: delivery.attempts,
-      statusCode: result.status,
-      latencyMs: result.latencyMs,
-      error: result.error,
-      detail: result.detail,
-      nextAttemptAt: retryAt ? retryAt.toISOString() : null,
-      // When the request was sent, not when its outcome was written down.
-      insertedAt: new Date(now.getTime() - result.latencyMs).toISOString(),
-    });
-    if (state !== 'failed') return;
+    if (!(await moveDelivery(tx, claimed, leaseToken, result, state, retryAt, now))) return;
     const webhookPrn = resourcePrn(webhook.organizationId, 'webhook', webhook.id);
     await recordEvent(tx, {
       organizationId: webhook.organizationId,
