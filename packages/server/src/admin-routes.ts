@@ -8,5 +8,6 @@ import { eventRoutes } from './events/routes';
 import type { ContextRoutes } from './http/app-types';
 import { productRoutes } from './products/routes';
 import { signingKeyRoutes } from './signing-keys/routes';
+import { webhookRoutes } from './webhooks/routes';
 
-export const ADMIN_ROUTES: ContextRoutes[] = [accountRoutes, productRoutes, eventRoutes, cohortRoutes, deviceRoutes, artifactRoutes, artifactVersionRoutes, signingKeyRoutes];
+export const ADMIN_ROUTES: ContextRoutes[] = [accountRoutes, productRoutes, eventRoutes, cohortRoutes, deviceRoutes, artifactRoutes, artifactVersionRoutes, signingKeyRoutes, webhookRoutes];

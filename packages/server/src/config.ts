@@ -24,6 +24,22 @@ export interface Config {
   siteDir: string | null;
   /** Largest JSON body the admin API reads, in bytes (custom_metadata alone may be 1,000,000). */
   bodyLimit: number;
+  /** CANOPY_WEBHOOK_ALLOW_PRIVATE=1: let webhooks reach private/loopback addresses (tests, labs). Metadata addresses stay refused. */
+  webhookAllowPrivate: boolean;
+  /** Extra CA certificates (PEM files) webhook receivers may chain to: CANOPY_WEBHOOK_CA_FILE and NODE_EXTRA_CA_CERTS. */
+  webhookCaFiles: string[];
+  /** A delivery attempt (and the verification test fire) fails after this long; the contract says 10 s. */
+  webhookTimeoutMs: number;
+  /** First retry delay; each further one doubles (jittered) up to webhookRetryMaxDelayMs. */
+  webhookRetryBaseMs: number;
+  webhookRetryMaxDelayMs: number;
+  /** A delivery still failing this long after its event is given up (`webhook.request_failed`); 3 days. */
+  webhookRetryWindowSeconds: number;
+  /** How long a claimed delivery belongs to one process; a crashed process's claims are retried after it. Must exceed the timeout. */
+  webhookLeaseSeconds: number;
+  /** Deliveries in flight at once per server process, and how often an idle worker looks for due ones. */
+  webhookConcurrency: number;
+  webhookPollMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -35,6 +51,14 @@ function port(env: Env, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new ConfigError(`${name} must be a port number, got ${raw}`);
+  return value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${raw}`);
   return value;
 }
 
@@ -63,5 +87,25 @@ export function loadConfig(env: Env = process.env): Config {
     sitePort: port(env, 'CANOPY_SITE_PORT', 3000),
     siteDir: path.resolve(text(env, 'CANOPY_SITE_DIR') ?? './site/build'),
     bodyLimit: 2 * 1024 * 1024,
+    ...webhookSettings(env),
+  };
+}
+
+const DAY_SECONDS = 24 * 3600;
+
+function webhookSettings(env: Env) {
+  const timeoutMs = integer(env, 'CANOPY_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);
+  const leaseSeconds = integer(env, 'CANOPY_WEBHOOK_LEASE_SECONDS', 60, 1, 3600);
+  if (leaseSeconds * 1000 <= timeoutMs) throw new ConfigError('CANOPY_WEBHOOK_LEASE_SECONDS must be longer than CANOPY_WEBHOOK_TIMEOUT_MS');
+  return {
+    webhookAllowPrivate: env.CANOPY_WEBHOOK_ALLOW_PRIVATE === '1' || env.CANOPY_WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookCaFiles: [text(env, 'CANOPY_WEBHOOK_CA_FILE'), text(env, 'NODE_EXTRA_CA_CERTS')].filter((f): f is string => f !== null),
+    webhookTimeoutMs: timeoutMs,
+    webhookRetryBaseMs: integer(env, 'CANOPY_WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
+    webhookRetryMaxDelayMs: integer(env, 'CANOPY_WEBHOOK_RETRY_MAX_DELAY_MS', 6 * 3600 * 1000, 10, DAY_SECONDS * 1000),
+    webhookRetryWindowSeconds: integer(env, 'CANOPY_WEBHOOK_RETRY_WINDOW_SECONDS', 3 * DAY_SECONDS, 1, 30 * DAY_SECONDS),
+    webhookLeaseSeconds: leaseSeconds,
+    webhookConcurrency: integer(env, 'CANOPY_WEBHOOK_CONCURRENCY', 32, 1, 1000),
+    webhookPollMs: integer(env, 'CANOPY_WEBHOOK_POLL_MS', 200, 10, 60_000),
   };
 }

@@ -3,6 +3,7 @@
  * to JOB_HANDLERS, or a long-running loop of its own (webhook delivery) to BACKGROUND_SERVICES.
  */
 import type { Platform } from '../platform';
+import { createDeliveryService } from '../webhooks/delivery-worker';
 import type { JobHandler } from './runner';
 
 export const JOB_HANDLERS: JobHandler[] = [];
@@ -12,4 +13,4 @@ export interface BackgroundService {
   stop(): Promise<void>;
 }
 
-export const BACKGROUND_SERVICES: ((platform: Platform) => BackgroundService)[] = [];
+export const BACKGROUND_SERVICES: ((platform: Platform) => BackgroundService)[] = [createDeliveryService];
