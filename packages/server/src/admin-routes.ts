@@ -8,5 +8,7 @@ import { eventRoutes } from './events/routes';
 import type { ContextRoutes } from './http/app-types';
 import { productRoutes } from './products/routes';
 import { signingKeyRoutes } from './signing-keys/routes';
+import { tunnelRoutes } from './tunnels/routes';
+import { webConsoleRoutes } from './web-console/routes';
 
-export const ADMIN_ROUTES: ContextRoutes[] = [accountRoutes, productRoutes, eventRoutes, cohortRoutes, deviceRoutes, artifactRoutes, artifactVersionRoutes, signingKeyRoutes];
+export const ADMIN_ROUTES: ContextRoutes[] = [accountRoutes, productRoutes, eventRoutes, cohortRoutes, deviceRoutes, artifactRoutes, artifactVersionRoutes, signingKeyRoutes, tunnelRoutes, webConsoleRoutes];

@@ -9,3 +9,5 @@ export * from '../events/schema';
 export * from '../workers/schema';
 export * from '../binaries/schema';
 export * from '../bundles/schema';
+export * from '../tunnels/schema';
+export * from '../web-console/schema';

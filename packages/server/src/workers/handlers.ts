@@ -3,9 +3,10 @@
  * to JOB_HANDLERS, or a long-running loop of its own (webhook delivery) to BACKGROUND_SERVICES.
  */
 import type { Platform } from '../platform';
+import { tunnelExpiryJob } from '../tunnels/expiry';
 import type { JobHandler } from './runner';
 
-export const JOB_HANDLERS: JobHandler[] = [];
+export const JOB_HANDLERS: JobHandler[] = [tunnelExpiryJob];
 
 export interface BackgroundService {
   start(): void;
