@@ -43,7 +43,8 @@ export const webConsoleRoutes: ContextRoutes = (app, platform) => {
       tags: ['web console'],
       summary: 'Open a web console shell (the one-time URL)',
       description: 'The first request before expiry opens the session; every later one answers 410 (`web_console_shell_used` or `web_console_shell_expired`).',
-      params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }),
+      'x-public': true,
+      params: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128, description: 'The token from the url; the url itself is the credential.' }) }),
       response: {
         200: single('web_console_session', Type.Object({ shell_prn: Prn('The shell.'), device_prn: Prn('The device.'), opened_at: Timestamp('When this use consumed the URL.') })),
         404: STANDARD_ERRORS[404],

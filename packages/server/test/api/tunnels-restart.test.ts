@@ -11,12 +11,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('tunnel expiry across a restart', () => {
   it('closes a tunnel that expired while the server was down, once it is back', async () => {
     const device = await createTestDevice(t);
-    const tunnel = await requestTunnel(t, device, { ttl: 2 });
+    // Long enough to configure it on a loaded machine, short enough to wait out.
+    const tunnel = await requestTunnel(t, device, { ttl: 5 });
     // Device routes on the stand-in for the mTLS server until that lands on main.
     const devices = await startDeviceApiStandIn(t.server.platform);
     const opened = await devices.as(device)('POST', '/tunnels/configure', { tunnel_prn: tunnel.prn, ...configureBody(deviceKeys().publicKey) });
     await devices.close();
-    expect(opened.status).toBe(200);
+    expect(opened.status, JSON.stringify(opened.body)).toBe(200);
 
     await t.server.close();
     // Down past expires_at: no process was there to run a timer.
