@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../../src/server';
 import { deviceWireguardConfig } from '../../src/tunnels/wireguard-config';
 import { startDeviceApiStandIn, type DeviceApiStandIn } from '../support/device-api-stand-in';
 import { expectFieldError } from '../support/resource-checks';
@@ -135,6 +136,32 @@ describe('tunnels: the whole flow', () => {
     // It holds the private key: an admin key only.
     const writeKey = await t.keyWithRole('write');
     expect((await t.api('GET', `/tunnels/${opened.prn}/wireguard`, undefined, { key: writeKey })).status).toBe(403);
+  });
+});
+
+describe('tunnels: several server processes', () => {
+  // PGlite is one connection inside one process; only PostgreSQL has two servers on one database.
+  it.skipIf(!process.env.DATABASE_URL)('never hands one port or address to two tunnels opened through different servers (PostgreSQL only: set DATABASE_URL)', async () => {
+    const second = await startServer({ ...t.config, adminPort: 0 }, { workers: false });
+    const [viaFirst, viaSecond] = [await startDeviceApiStandIn(t.server.platform), await startDeviceApiStandIn(second.platform)];
+    try {
+      const requested = [];
+      for (let i = 0; i < 6; i++) {
+        const device = await createTestDevice(t);
+        requested.push({ device, tunnel: await requestTunnel(t, device) });
+      }
+      const answers = await Promise.all(
+        requested.map((r, i) => (i % 2 === 0 ? viaFirst : viaSecond).as(r.device)('POST', '/tunnels/configure', { tunnel_prn: r.tunnel.prn, ...configureBody(deviceKeys().publicKey) })),
+      );
+      for (const answer of answers) expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      const opened = answers.map((a) => a.body.data);
+      expect(new Set(opened.map((x) => x.server_tunnel_port)).size).toBe(6);
+      expect(new Set(opened.flatMap((x) => [x.server_proxy_ip_address, x.device_proxy_ip_address])).size).toBe(12);
+    } finally {
+      await viaFirst.close();
+      await viaSecond.close();
+      await second.close();
+    }
   });
 });
 
