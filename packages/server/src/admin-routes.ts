@@ -9,5 +9,19 @@ import type { ContextRoutes } from './http/app-types';
 import { productRoutes } from './products/routes';
 import { signingKeyRoutes } from './signing-keys/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { tunnelRoutes } from './tunnels/routes';
+import { webConsoleRoutes } from './web-console/routes';
 
-export const ADMIN_ROUTES: ContextRoutes[] = [accountRoutes, productRoutes, eventRoutes, cohortRoutes, deviceRoutes, artifactRoutes, artifactVersionRoutes, signingKeyRoutes, webhookRoutes];
+export const ADMIN_ROUTES: ContextRoutes[] = [
+  accountRoutes,
+  productRoutes,
+  eventRoutes,
+  cohortRoutes,
+  deviceRoutes,
+  artifactRoutes,
+  artifactVersionRoutes,
+  signingKeyRoutes,
+  webhookRoutes,
+  tunnelRoutes,
+  webConsoleRoutes,
+];

@@ -2,7 +2,9 @@
  * Every setting of the server, read from the environment in one place and typed.
  * Nothing else reads process.env, so tests build a Config by hand and production reads it once.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { parsePortRange, type PortRange } from './tunnels/port-ranges';
 
 export interface Config {
   /** postgres://... ; unset means the embedded PGlite database under dataDir. */
@@ -40,6 +42,10 @@ export interface Config {
   /** Deliveries in flight at once per server process, and how often an idle worker looks for due ones. */
   webhookConcurrency: number;
   webhookPollMs: number;
+  /** The address devices reach the tunnel server at (each tunnel's WireGuard endpoint). */
+  tunnelServerIpAddress: string;
+  /** UDP ports the tunnel allocator hands out, one per open tunnel, e.g. `51820-52819`. */
+  tunnelPortRanges: PortRange[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -67,6 +73,19 @@ function text(env: Env, name: string): string | null {
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
 }
 
+function portRanges(env: Env, name: string, fallback: string): PortRange[] {
+  const raw = text(env, name) ?? fallback;
+  const ranges = raw.split(',').map(parsePortRange);
+  if (ranges.some((r) => r === null)) throw new ConfigError(`${name} must be ports or ranges like 51820-52819,53000, got ${raw}`);
+  return ranges as PortRange[];
+}
+
+function ipAddress(env: Env, name: string, fallback: string): string {
+  const value = text(env, name) ?? fallback;
+  if (isIP(value) === 0) throw new ConfigError(`${name} must be an IP address, got ${value}`);
+  return value;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const adminPort = port(env, 'CANOPY_ADMIN_PORT', 4000);
   const host = text(env, 'CANOPY_HOST') ?? '127.0.0.1';
@@ -87,6 +106,8 @@ export function loadConfig(env: Env = process.env): Config {
     sitePort: port(env, 'CANOPY_SITE_PORT', 3000),
     siteDir: path.resolve(text(env, 'CANOPY_SITE_DIR') ?? './site/build'),
     bodyLimit: 2 * 1024 * 1024,
+    tunnelServerIpAddress: ipAddress(env, 'CANOPY_TUNNEL_SERVER_IP', '127.0.0.1'),
+    tunnelPortRanges: portRanges(env, 'CANOPY_TUNNEL_PORTS', '51820-52819'),
     ...webhookSettings(env),
   };
 }

@@ -10,3 +10,5 @@ export * from '../workers/schema';
 export * from '../binaries/schema';
 export * from '../bundles/schema';
 export * from '../webhooks/schema';
+export * from '../tunnels/schema';
+export * from '../web-console/schema';

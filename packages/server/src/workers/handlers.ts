@@ -4,9 +4,10 @@
  */
 import type { Platform } from '../platform';
 import { createDeliveryService } from '../webhooks/delivery-worker';
+import { tunnelExpiryJob } from '../tunnels/expiry';
 import type { JobHandler } from './runner';
 
-export const JOB_HANDLERS: JobHandler[] = [];
+export const JOB_HANDLERS: JobHandler[] = [tunnelExpiryJob];
 
 export interface BackgroundService {
   start(): void;

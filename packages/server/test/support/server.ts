@@ -32,6 +32,8 @@ export interface TestServer {
   createOrganization(name?: string): Promise<{ organizationId: string; apiKey: string; api: Api }>;
   /** A key of the bootstrap organization with the given role. */
   keyWithRole(role: 'read' | 'write' | 'admin', kind?: 'current' | 'legacy'): Promise<string>;
+  /** Stops the server and starts it again on the same database and settings (new port). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,7 +59,12 @@ function clientFor(baseUrl: string, defaultKey: string | null): Api {
   };
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /** Keep the database on disk (PGlite) so `restart()` can stop and start the server on it. */
+  restartable?: boolean;
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-test-'));
   const apiKey = `cnpy_test_${randomBytes(24).toString('base64url')}`;
@@ -72,23 +79,36 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     siteDir: null,
     ...overrides,
   };
-  const server = await startServer(config, { inMemoryDatabase: true });
-  const url = server.adminUrl;
-  const api = clientFor(url, apiKey);
+  // A restartable server keeps PGlite's files under dataDir, so a second start sees the same data.
+  const inMemoryDatabase = !options.restartable;
+  let server = await startServer(config, { inMemoryDatabase });
+  let url = server.adminUrl;
   const organizationId = server.bootstrap!.organization.id;
   return {
-    url,
+    get url() {
+      return url;
+    },
     apiKey,
     organizationId,
-    server,
+    get server() {
+      return server;
+    },
     config,
-    api,
+    get api() {
+      return clientFor(url, apiKey);
+    },
+    async restart() {
+      if (inMemoryDatabase) throw new Error('start the test server with { restartable: true } to restart it');
+      await server.close();
+      server = await startServer(config, { inMemoryDatabase });
+      url = server.adminUrl;
+    },
     async createOrganization(name = `org-${randomBytes(4).toString('hex')}`) {
       const created = await createOrganization(server.platform.db, { name });
       return { organizationId: created.organization.id, apiKey: created.apiKey, api: clientFor(url, created.apiKey) };
     },
     async keyWithRole(role, kind = 'current') {
-      const res = await api('POST', '/api_keys', { name: `${role} key`, role, kind });
+      const res = await clientFor(url, apiKey)('POST', '/api_keys', { name: `${role} key`, role, kind });
       if (res.status !== 201) throw new Error(`could not create key: ${JSON.stringify(res.body)}`);
       return res.body.api_key.key as string;
     },
@@ -104,10 +124,10 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
  * Starts one server for the surrounding test file (beforeAll) and stops it after (afterAll).
  * The returned object forwards to the running server, so tests write `t.api(...)` directly.
  */
-export function useTestServer(overrides: Partial<Config> = {}): TestServer {
+export function useTestServer(overrides: Partial<Config> = {}, options: TestServerOptions = {}): TestServer {
   let running: TestServer | undefined;
   beforeAll(async () => {
-    running = await startTestServer(overrides);
+    running = await startTestServer(overrides, options);
   });
   afterAll(async () => {
     await running?.close();
