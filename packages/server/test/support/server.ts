@@ -68,6 +68,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     devicePort: 0,
     bootstrapApiKey: apiKey,
     logLevel: 'silent',
+    blobStore: { kind: 'filesystem', root: path.join(dataDir, 'blobs') },
     ...overrides,
   };
   const server = await startServer(config, { inMemoryDatabase: true });
