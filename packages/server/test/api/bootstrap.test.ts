@@ -29,7 +29,7 @@ describe('first start', () => {
       expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       expect(printed).toContain(key);
       const res = await fetch(`${first.adminUrl}/users/me`, { headers: { authorization: `Bearer ${key}` } });
-      expect((await res.json()).data.role).toBe('admin');
+      expect(((await res.json()) as any).data.role).toBe('admin');
     } finally {
       await first.close();
     }

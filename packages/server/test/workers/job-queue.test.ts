@@ -1,17 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claimJob, completeJob, enqueueJob, retryJob } from '../../src/workers/queue';
 import { jobs } from '../../src/workers/schema';
 import { createJobRunner } from '../../src/workers/runner';
-import { startTestServer, type TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 const db = () => t.server.platform.db;
 
