@@ -1,0 +1,69 @@
+/**
+ * Helpers for binary tests: an artifact version to hang binaries on, deterministic bytes, part
+ * uploads through the handed-out URL, and an Ed25519 signing key.
+ */
+import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { artifacts, artifactVersions } from '../../src/artifacts/schema';
+import { resourcePrn } from '../../src/http/prn';
+import type { TestServer } from './server';
+
+export const MiB = 1024 * 1024;
+
+export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** Random bytes of the given size (tests keep the buffer to compare downloads with). */
+export const bytesOf = (size: number) => randomBytes(size);
+
+/**
+ * An artifact version row for the organization. Written straight to the table because the
+ * artifacts API lands separately; switch to POST /artifact_versions once it is on this branch.
+ */
+export async function createArtifactVersion(t: TestServer, organizationId = t.organizationId, version = `1.0.${Math.floor(Math.random() * 1e9)}`) {
+  const db = t.server.platform.db;
+  const artifactId = randomUUID();
+  await db.insert(artifacts).values({ id: artifactId, organizationId, name: `artifact-${artifactId.slice(0, 8)}` });
+  const id = randomUUID();
+  await db.insert(artifactVersions).values({ id, organizationId, artifactId, version });
+  return { prn: resourcePrn(organizationId, 'artifact_version', id), id, artifactPrn: resourcePrn(organizationId, 'artifact', artifactId) };
+}
+
+/** PUTs raw bytes to a presigned upload URL (either store). */
+export async function putBytes(url: string, body: Buffer, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { method: 'PUT', body, headers: { 'content-length': String(body.length), ...headers } });
+  const text = await response.text();
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // S3 answers empty or XML
+  }
+  return { status: response.status, body: parsed };
+}
+
+export interface Keypair {
+  publicKey: KeyObject;
+  privateKey: KeyObject;
+  /** base64 of the raw 32-byte public key, what signing keys store. */
+  value: string;
+}
+
+export function ed25519Keypair(): Keypair {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(12);
+  return { publicKey, privateKey, value: raw.toString('base64') };
+}
+
+/** The signature the API expects: Ed25519 over the ASCII lowercase hex hash, as hex. */
+export function signHash(privateKey: KeyObject, hashHex: string): string {
+  return sign(null, Buffer.from(hashHex, 'ascii'), privateKey).toString('hex');
+}
+
+/** Polls until `check` answers true (the hashing job runs in the background). */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('condition never became true');
+}
