@@ -1,10 +1,27 @@
 /** Every context's admin routes, registered in this order. */
 import { accountRoutes } from './accounts/routes';
+import { artifactRoutes } from './artifacts/routes';
+import { artifactVersionRoutes } from './artifacts/version-routes';
 import { binaryRoutes } from './binaries/routes';
 import { partRoutes } from './binaries/part-routes';
+import { cohortRoutes } from './cohorts/routes';
+import { deviceRoutes } from './devices/routes';
 import { eventRoutes } from './events/routes';
 import type { ContextRoutes } from './http/app-types';
 import { productRoutes } from './products/routes';
+import { signingKeyRoutes } from './signing-keys/routes';
 import { blobDownloadRoutes } from './storage/download-routes';
 
-export const ADMIN_ROUTES: ContextRoutes[] = [accountRoutes, productRoutes, eventRoutes, binaryRoutes, partRoutes, blobDownloadRoutes];
+export const ADMIN_ROUTES: ContextRoutes[] = [
+  accountRoutes,
+  productRoutes,
+  eventRoutes,
+  cohortRoutes,
+  deviceRoutes,
+  artifactRoutes,
+  artifactVersionRoutes,
+  signingKeyRoutes,
+  binaryRoutes,
+  partRoutes,
+  blobDownloadRoutes,
+];

@@ -70,6 +70,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     bootstrapApiKey: apiKey,
     logLevel: 'silent',
     blobStore: { kind: 'filesystem', root: path.join(dataDir, 'blobs') },
+    siteDir: null,
     ...overrides,
   };
   const server = await startServer(config, { inMemoryDatabase: true });
