@@ -4,6 +4,7 @@ import { artifactRoutes } from './artifacts/routes';
 import { artifactVersionRoutes } from './artifacts/version-routes';
 import { binaryRoutes } from './binaries/routes';
 import { partRoutes } from './binaries/part-routes';
+import { signatureRoutes } from './binaries/signature-routes';
 import { cohortRoutes } from './cohorts/routes';
 import { deviceRoutes } from './devices/routes';
 import { eventRoutes } from './events/routes';
@@ -23,5 +24,6 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   signingKeyRoutes,
   binaryRoutes,
   partRoutes,
+  signatureRoutes,
   blobDownloadRoutes,
 ];

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { CallerId } from '../artifacts/caller-id';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
@@ -9,7 +10,6 @@ import { binariesToWire, binaryToWireWithSignatures, createBinary, deleteBinary,
 import { updateBinary } from './transitions';
 
 const BinaryParams = PrnParams('Resource name of the binary.');
-const CallerId = Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description: 'Optional id of your choosing (UUID).' }));
 
 export const binaryRoutes: ContextRoutes = (app, platform) => {
   const { db } = platform;

@@ -3,17 +3,17 @@
  * life (create, read, list, edit, delete); the state machine's moves are in transitions.ts,
  * parts in parts.ts, signatures in signatures.ts.
  */
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../accounts/service';
-import { artifactVersions } from '../artifacts/schema';
+import { idFor, insertWithCallerId } from '../artifacts/caller-id';
+import { getArtifactVersion, guardArtifactVersionDelete } from '../artifacts/version-service';
 import type { Database, Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { checkCustomMetadata } from '../http/custom-metadata';
 import { conflict, invalidField, notFound } from '../http/errors';
 import { findOwnedRow, listOwnedRows } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { resourceIdFromPrn } from '../http/prn';
+import { resourceIdFromPrn, resourcePrn } from '../http/prn';
 import type { SearchFields } from '../http/search';
 import { enqueuePurge } from './purge-job';
 import { binaries, binaryParts, binarySignatures } from './schema';
@@ -74,26 +74,21 @@ function targetTaken(error: unknown) {
 
 export async function createBinary(db: Executor, actor: Actor, input: NewBinary): Promise<BinaryRow> {
   checkCustomMetadata(input.custom_metadata);
-  const version = await findOwnedRow(db, artifactVersions, 'artifact_version', actor.organizationId, input.artifact_version_prn);
-  if (!version) throw invalidField('artifact_version_prn', 'not_found');
-  const id = input.id?.toLowerCase() ?? randomUUID();
+  const version = await getArtifactVersion(db, actor, input.artifact_version_prn, 'artifact_version_prn');
+  const id = idFor(input.id);
+  const values = {
+    id,
+    organizationId: actor.organizationId,
+    artifactVersionId: version.id,
+    hash: input.hash,
+    size: input.size,
+    target: input.target,
+    description: input.description ?? null,
+    customMetadata: input.custom_metadata ?? null,
+  };
   try {
-    const [row] = await db
-      .insert(binaries)
-      .values({
-        id,
-        organizationId: actor.organizationId,
-        artifactVersionId: version.id,
-        hash: input.hash,
-        size: input.size,
-        target: input.target,
-        description: input.description ?? null,
-        customMetadata: input.custom_metadata ?? null,
-      })
-      .returning();
-    return row;
+    return await insertWithCallerId('binary', 'binaries', id, async () => (await db.insert(binaries).values(values).returning())[0]);
   } catch (error) {
-    if (isUniqueViolation(error, 'binaries_pkey')) throw conflict('already_exists', { resource: 'binary', id });
     throw targetTaken(error);
   }
 }
@@ -142,3 +137,9 @@ export async function deleteBinary(db: Database, actor: Actor, prn: string): Pro
     await tx.delete(binaries).where(and(eq(binaries.id, binary.id), eq(binaries.organizationId, actor.organizationId)));
   });
 }
+
+// An artifact version keeps its binaries: deleting it is refused while any remain.
+guardArtifactVersionDelete(async (tx, version) => {
+  const [held] = await tx.select({ id: binaries.id }).from(binaries).where(eq(binaries.artifactVersionId, version.id)).limit(1);
+  if (held) throw conflict('artifact_version_has_binaries', { prn: resourcePrn(version.organizationId, 'artifact_version', version.id) });
+});

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { bytesOf, createArtifactVersion, eventually, MiB, putBytes, sha256 } from '../support/binaries';
+import { verify } from 'node:crypto';
+import { bytesOf, createArtifactVersion, ed25519Keypair, eventually, MiB, putBytes, sha256, signHash } from '../support/binaries';
 import { useTestServer } from '../support/server';
 
 const t = useTestServer();
 
 describe('binary upload flow (filesystem store)', () => {
-  it('goes create -> parts -> hashable -> hashing -> signable and downloads the same bytes, with Range', async () => {
-    const version = await createArtifactVersion(t);
+  it('goes create -> parts -> hashable -> hashing -> signable -> signed and downloads the same bytes, with Range', async () => {
+    const version = await createArtifactVersion(t.api);
     const bytes = bytesOf(5 * MiB + 1234);
     const parts = [bytes.subarray(0, 5 * MiB), bytes.subarray(5 * MiB)];
     const created = await t.api('POST', '/binaries', { artifact_version_prn: version.prn, hash: sha256(bytes), size: bytes.length, target: 'x86_64-linux' });
@@ -28,10 +29,21 @@ describe('binary upload flow (filesystem store)', () => {
     expect((await t.api('PATCH', `/binaries/${binary.prn}`, { state: 'hashing' })).body.binary.state).toBe('hashing');
     await eventually(async () => (await t.api('GET', `/binaries/${binary.prn}`)).body.binary.state === 'signable');
 
+    const keypair = ed25519Keypair();
+    const key = (await t.api('POST', '/signing_keys', { name: 'release key', value: keypair.value })).body.signing_key;
+    const signature = signHash(keypair.privateKey, binary.hash);
+    const signed = await t.api('POST', '/binary_signatures', { binary_prn: binary.prn, signing_key_prn: key.prn, signature: signature.toUpperCase() });
+    expect(signed.status, JSON.stringify(signed.body)).toBe(201);
+    const afterSigning = (await t.api('GET', `/binaries/${binary.prn}`)).body.binary;
+    expect(afterSigning).toMatchObject({ state: 'signed', signatures: [{ signature, signing_key_prn: key.prn }] });
+
     const { body } = await t.api('GET', `/binaries/${binary.prn}/download_url`);
     const whole = await fetch(body.download_url);
     expect(whole.status).toBe(200);
-    expect(Buffer.from(await whole.arrayBuffer()).equals(bytes)).toBe(true);
+    const downloaded = Buffer.from(await whole.arrayBuffer());
+    expect(downloaded.equals(bytes)).toBe(true);
+    // What a device does: hash what it got and check the signature over that hash.
+    expect(verify(null, Buffer.from(sha256(downloaded), 'ascii'), keypair.publicKey, Buffer.from(afterSigning.signatures[0].signature, 'hex'))).toBe(true);
     const tail = await fetch(body.download_url, { headers: { range: 'bytes=100-' } });
     expect(tail.status).toBe(206);
     expect(tail.headers.get('content-range')).toBe(`bytes 100-${bytes.length - 1}/${bytes.length}`);

@@ -3,9 +3,7 @@
  * uploads through the handed-out URL, and an Ed25519 signing key.
  */
 import { createHash, generateKeyPairSync, randomBytes, randomUUID, sign, type KeyObject } from 'node:crypto';
-import { artifacts, artifactVersions } from '../../src/artifacts/schema';
-import { resourcePrn } from '../../src/http/prn';
-import type { TestServer } from './server';
+import type { Api } from './server';
 
 export const MiB = 1024 * 1024;
 
@@ -14,17 +12,13 @@ export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).dige
 /** Random bytes of the given size (tests keep the buffer to compare downloads with). */
 export const bytesOf = (size: number) => randomBytes(size);
 
-/**
- * An artifact version row for the organization. Written straight to the table because the
- * artifacts API lands separately; switch to POST /artifact_versions once it is on this branch.
- */
-export async function createArtifactVersion(t: TestServer, organizationId = t.organizationId, version = `1.0.${Math.floor(Math.random() * 1e9)}`) {
-  const db = t.server.platform.db;
-  const artifactId = randomUUID();
-  await db.insert(artifacts).values({ id: artifactId, organizationId, name: `artifact-${artifactId.slice(0, 8)}` });
-  const id = randomUUID();
-  await db.insert(artifactVersions).values({ id, organizationId, artifactId, version });
-  return { prn: resourcePrn(organizationId, 'artifact_version', id), id, artifactPrn: resourcePrn(organizationId, 'artifact', artifactId) };
+/** A new artifact and one version of it, through the API of the client given. */
+export async function createArtifactVersion(api: Api, version = '1.0.0') {
+  const artifact = await api('POST', '/artifacts', { name: `artifact-${randomUUID().slice(0, 8)}` });
+  if (artifact.status !== 201) throw new Error(JSON.stringify(artifact.body));
+  const created = await api('POST', '/artifact_versions', { artifact_prn: artifact.body.artifact.prn, version });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  return { prn: created.body.artifact_version.prn as string, artifactPrn: artifact.body.artifact.prn as string };
 }
 
 /** PUTs raw bytes to a presigned upload URL (either store). */
