@@ -5,6 +5,7 @@ import { artifactVersionRoutes } from './artifacts/version-routes';
 import { binaryRoutes } from './binaries/routes';
 import { partRoutes } from './binaries/part-routes';
 import { signatureRoutes } from './binaries/signature-routes';
+import { bundleRoutes } from './bundles/routes';
 import { cohortRoutes } from './cohorts/routes';
 import { deviceRoutes } from './devices/routes';
 import { eventRoutes } from './events/routes';
@@ -26,4 +27,5 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   partRoutes,
   signatureRoutes,
   blobDownloadRoutes,
+  bundleRoutes,
 ];
