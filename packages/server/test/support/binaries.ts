@@ -61,3 +61,38 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 20_0
   }
   throw new Error('condition never became true');
 }
+
+/**
+ * A binary of `bytes` uploaded in parts of `partSize` and moved to `until` ('uploadable' leaves
+ * the parts uploaded but the upload unfinished; 'signable' waits for the hashing job).
+ */
+export async function uploadedBinary(
+  api: Api,
+  bytes: Buffer,
+  options: { partSize?: number; until?: 'uploadable' | 'hashable' | 'hashing' | 'signable'; target?: string; hash?: string; versionPrn?: string } = {},
+) {
+  const versionPrn = options.versionPrn ?? (await createArtifactVersion(api)).prn;
+  const created = await api('POST', '/binaries', { artifact_version_prn: versionPrn, hash: options.hash ?? sha256(bytes), size: bytes.length, target: options.target ?? 'x86_64-linux' });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  const prn: string = created.body.binary.prn;
+  const partSize = options.partSize ?? 5 * MiB;
+  for (let offset = 0, index = 1; offset < bytes.length; offset += partSize, index++) {
+    const part = bytes.subarray(offset, offset + partSize);
+    const put = await api('PUT', `/binaries/${prn}/parts/${index}`, { expected_binary_size: bytes.length, hash: sha256(part), size: part.length });
+    if (put.status !== 201) throw new Error(JSON.stringify(put.body));
+    const uploaded = await putBytes(put.body.binary_part.presigned_upload_url, part);
+    if (uploaded.status !== 200) throw new Error(`upload answered ${uploaded.status}: ${JSON.stringify(uploaded.body)}`);
+  }
+  const until = options.until ?? 'uploadable';
+  const order = ['hashable', 'hashing'] as const;
+  for (const state of order) {
+    if (until === 'uploadable') break;
+    const moved = await api('PATCH', `/binaries/${prn}`, { state });
+    if (moved.status !== 200) throw new Error(JSON.stringify(moved.body));
+    if (state === until) break;
+  }
+  if (until === 'signable') {
+    await eventually(async () => (await api('GET', `/binaries/${prn}`)).body.binary.state !== 'hashing');
+  }
+  return { prn, versionPrn, binary: (await api('GET', `/binaries/${prn}`)).body.binary };
+}
