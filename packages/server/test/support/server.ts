@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
 import { createOrganization } from '../../src/accounts/service';
-import { startServer, type RunningServer } from '../../src/server';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server';
 import { createTestDatabase } from './database';
 
 export interface ApiResponse<T = any> {
@@ -57,7 +57,7 @@ function clientFor(baseUrl: string, defaultKey: string | null): Api {
   };
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<Config> = {}, options: Pick<StartOptions, 'workers'> = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-test-'));
   const apiKey = `cnpy_test_${randomBytes(24).toString('base64url')}`;
@@ -73,7 +73,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     siteDir: null,
     ...overrides,
   };
-  const server = await startServer(config, { inMemoryDatabase: true });
+  const server = await startServer(config, { inMemoryDatabase: true, ...options });
   const url = server.adminUrl;
   const api = clientFor(url, apiKey);
   const organizationId = server.bootstrap!.organization.id;
@@ -105,10 +105,10 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
  * Starts one server for the surrounding test file (beforeAll) and stops it after (afterAll).
  * The returned object forwards to the running server, so tests write `t.api(...)` directly.
  */
-export function useTestServer(overrides: Partial<Config> = {}): TestServer {
+export function useTestServer(overrides: Partial<Config> = {}, options: Pick<StartOptions, 'workers'> = {}): TestServer {
   let running: TestServer | undefined;
   beforeAll(async () => {
-    running = await startTestServer(overrides);
+    running = await startTestServer(overrides, options);
   });
   afterAll(async () => {
     await running?.close();
