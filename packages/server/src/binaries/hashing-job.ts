@@ -1,13 +1,12 @@
 /**
  * The durable hashing job (hashing -> signable, or back to hashable with the reason). It streams
- * the valid parts in index order through one SHA-256 and writes them, in the same pass, as the
- * single assembled object downloads are served from. It holds its lease by heartbeats; if its
+ * the valid parts in index order through one SHA-256; when hash and size match, the parts are
+ * joined (BlobStore.concat) into the single object downloads are served from. It holds its lease by heartbeats; if its
  * process dies, the lease runs out and another worker (or this one after a restart) starts over.
  * After MAX_ATTEMPTS failed attempts the binary goes back to hashable, so none stays in hashing.
  */
 import { createHash } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { Readable } from 'node:stream';
 import type { Executor } from '../db/connection';
 import { BlobNotFound } from '../storage/blob-store';
 import type { JobContext, JobHandler } from '../workers/runner';
@@ -29,10 +28,10 @@ async function finish(db: Executor, binary: BinaryRow, outcome: { state: 'signab
 }
 
 /** The parts' bytes one after another, with the lease kept alive while they flow. */
-async function* concatenated(context: JobContext, binary: BinaryRow, partIds: string[]): AsyncGenerator<Buffer> {
+async function* concatenated(context: JobContext, keys: string[]): AsyncGenerator<Buffer> {
   let lastBeat = Date.now();
-  for (const id of partIds) {
-    for await (const chunk of await context.platform.blobs.get(partKey(binary.id, id))) {
+  for (const key of keys) {
+    for await (const chunk of await context.platform.blobs.get(key)) {
       if (context.signal.aborted) throw new Error('shutting down');
       if (Date.now() - lastBeat > HEARTBEAT_MS) {
         lastBeat = Date.now();
@@ -50,38 +49,27 @@ async function hashBinary(context: JobContext, binary: BinaryRow): Promise<void>
     .from(binaryParts)
     .where(and(eq(binaryParts.binaryId, binary.id), eq(binaryParts.state, 'valid')))
     .orderBy(asc(binaryParts.index));
+  const keys = parts.map((p) => partKey(binary.id, p.id));
   const hash = createHash('sha256');
   let bytes = 0;
-  async function* hashed() {
-    for await (const chunk of concatenated(context, binary, parts.map((p) => p.id))) {
-      bytes += chunk.length;
-      // More bytes than declared can never match: stop reading rather than store them all.
-      if (bytes > binary.size) throw new SizeExceeded();
-      hash.update(chunk);
-      yield chunk;
-    }
-  }
-  const target = assembledKey(binary.id, binary.revision);
   try {
-    await blobs.put(target, Readable.from(hashed(), { objectMode: false }), binary.size);
+    for await (const chunk of concatenated(context, keys)) {
+      bytes += chunk.length;
+      // More bytes than declared can never match: stop reading rather than hash them all.
+      if (bytes > binary.size) return finish(db, binary, { state: 'hashable', error: `size_mismatch: more than the declared ${binary.size} bytes` });
+      hash.update(chunk);
+    }
   } catch (error) {
-    if (error instanceof SizeExceeded) return finish(db, binary, { state: 'hashable', error: `size_mismatch: more than the declared ${binary.size} bytes` });
     if (error instanceof BlobNotFound) return finish(db, binary, { state: 'hashable', error: 'part_missing: a part has no stored bytes; upload it again' });
     throw error;
   }
   const digest = hash.digest('hex');
-  if (bytes !== binary.size) {
-    await blobs.delete(target);
-    return finish(db, binary, { state: 'hashable', error: `size_mismatch: stored ${bytes} bytes, declared ${binary.size}` });
-  }
-  if (digest !== binary.hash) {
-    await blobs.delete(target);
-    return finish(db, binary, { state: 'hashable', error: `hash_mismatch: computed ${digest}, declared ${binary.hash}` });
-  }
+  if (bytes !== binary.size) return finish(db, binary, { state: 'hashable', error: `size_mismatch: stored ${bytes} bytes, declared ${binary.size}` });
+  if (digest !== binary.hash) return finish(db, binary, { state: 'hashable', error: `hash_mismatch: computed ${digest}, declared ${binary.hash}` });
+  // The verified parts become the one object downloads are served from.
+  await blobs.concat(assembledKey(binary.id, binary.revision), keys, binary.size);
   await finish(db, binary, { state: 'signable' });
 }
-
-class SizeExceeded extends Error {}
 
 export const hashBinaryJob: JobHandler = {
   kind: HASH_JOB,

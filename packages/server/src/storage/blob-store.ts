@@ -23,6 +23,12 @@ export interface BlobStore {
   /** Size in bytes, or null when there is no such object. */
   size(key: string): Promise<number | null>;
   delete(key: string): Promise<void>;
+  /**
+   * Makes `target` read as the `sources` one after another (`size` bytes in all). The
+   * filesystem store records the list and reads through it (no copy); S3 streams a copy.
+   * The sources must then stay until `target` is deleted.
+   */
+  concat(target: string, sources: string[], size: number): Promise<void>;
   /** Deletes every object whose key starts with `prefix` (which should end in `/`). */
   deletePrefix(prefix: string): Promise<void>;
   /**
