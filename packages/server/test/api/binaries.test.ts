@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectFieldError, withType } from '../support/resource-checks';
+import { expectFieldError, expectReadOnlyForReadKey, withType } from '../support/resource-checks';
 import { bytesOf, createArtifactVersion, ed25519Keypair, MiB, putBytes, sha256, signHash, uploadedBinary } from '../support/binaries';
 import { useTestServer } from '../support/server';
 
@@ -64,6 +64,22 @@ describe('binaries: fields and rules', () => {
     expect((await t.api('PATCH', `/binaries/${b.prn}`, { size: 0, hash: sha256(Buffer.alloc(0)) })).body.binary).toMatchObject({ size: 0 });
     await t.api('PATCH', `/binaries/${b.prn}`, { state: 'hashable' });
     expectFieldError(await t.api('PATCH', `/binaries/${b.prn}`, { size: 5 }), 'size', 'immutable_in_state');
+  });
+});
+
+describe('binaries: roles and deletion', () => {
+  it('lets a read key list but not create', async () => {
+    const version = await createArtifactVersion(t.api);
+    await expectReadOnlyForReadKey(t, '/binaries', 'binaries', { artifact_version_prn: version.prn, hash: HASH, size: 1, target: 'role-check' });
+  });
+
+  it('deletes a binary with its parts, and holds its artifact version while it exists', async () => {
+    const { prn, versionPrn } = await uploadedBinary(t.api, bytesOf(100));
+    expect((await t.api('DELETE', `/artifact_versions/${versionPrn}`)).status).toBe(409);
+    expect((await t.api('DELETE', `/binaries/${prn}`)).status).toBe(204);
+    expect((await t.api('GET', `/binaries/${prn}`)).status).toBe(404);
+    expect((await t.api('GET', `/binaries/${prn}/parts`)).status).toBe(404);
+    expect((await t.api('DELETE', `/artifact_versions/${versionPrn}`)).status).toBe(204);
   });
 });
 
