@@ -2,6 +2,10 @@
 import { accountRoutes } from './accounts/routes';
 import { artifactRoutes } from './artifacts/routes';
 import { artifactVersionRoutes } from './artifacts/version-routes';
+import { binaryRoutes } from './binaries/routes';
+import { partRoutes } from './binaries/part-routes';
+import { signatureRoutes } from './binaries/signature-routes';
+import { bundleRoutes } from './bundles/routes';
 import { cohortRoutes } from './cohorts/routes';
 import { deviceRoutes } from './devices/routes';
 import { eventRoutes } from './events/routes';
@@ -11,6 +15,7 @@ import { signingKeyRoutes } from './signing-keys/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { tunnelRoutes } from './tunnels/routes';
 import { webConsoleRoutes } from './web-console/routes';
+import { blobDownloadRoutes } from './storage/download-routes';
 
 export const ADMIN_ROUTES: ContextRoutes[] = [
   accountRoutes,
@@ -21,6 +26,11 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   artifactRoutes,
   artifactVersionRoutes,
   signingKeyRoutes,
+  binaryRoutes,
+  partRoutes,
+  signatureRoutes,
+  blobDownloadRoutes,
+  bundleRoutes,
   webhookRoutes,
   tunnelRoutes,
   webConsoleRoutes,

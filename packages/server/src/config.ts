@@ -46,7 +46,26 @@ export interface Config {
   tunnelServerIpAddress: string;
   /** UDP ports the tunnel allocator hands out, one per open tunnel, e.g. `51820-52819`. */
   tunnelPortRanges: PortRange[];
+  /** Where binaries' bytes live: files under dataDir/blobs (default) or an S3-compatible bucket. */
+  blobStore: BlobStoreConfig;
+  /** Lifetime of signed part-upload and download URLs, in seconds (download URLs: 24 hours). */
+  uploadUrlTtlSeconds: number;
+  downloadUrlTtlSeconds: number;
 }
+
+export type BlobStoreConfig =
+  | { kind: 'filesystem'; root: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** Unset means AWS itself; set it for MinIO, Ceph, s3rver... */
+      endpoint: string | null;
+      accessKeyId: string | null;
+      secretAccessKey: string | null;
+      /** `https://host/bucket/key` instead of `https://bucket.host/key`; most non-AWS servers need it. */
+      forcePathStyle: boolean;
+    };
 
 type Env = Record<string, string | undefined>;
 
@@ -86,6 +105,23 @@ function ipAddress(env: Env, name: string, fallback: string): string {
   return value;
 }
 
+function blobStoreConfig(env: Env, dataDir: string): BlobStoreConfig {
+  const kind = text(env, 'CANOPY_BLOB_STORE') ?? (text(env, 'CANOPY_S3_BUCKET') ? 's3' : 'filesystem');
+  if (kind === 'filesystem') return { kind, root: path.join(dataDir, 'blobs') };
+  if (kind !== 's3') throw new ConfigError(`CANOPY_BLOB_STORE must be filesystem or s3, got ${kind}`);
+  const bucket = text(env, 'CANOPY_S3_BUCKET');
+  if (!bucket) throw new ConfigError('CANOPY_S3_BUCKET is required when CANOPY_BLOB_STORE=s3');
+  return {
+    kind,
+    bucket,
+    region: text(env, 'CANOPY_S3_REGION') ?? 'us-east-1',
+    endpoint: text(env, 'CANOPY_S3_ENDPOINT'),
+    accessKeyId: text(env, 'CANOPY_S3_ACCESS_KEY_ID'),
+    secretAccessKey: text(env, 'CANOPY_S3_SECRET_ACCESS_KEY'),
+    forcePathStyle: /^(1|true|yes)$/i.test(text(env, 'CANOPY_S3_FORCE_PATH_STYLE') ?? ''),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const adminPort = port(env, 'CANOPY_ADMIN_PORT', 4000);
   const host = text(env, 'CANOPY_HOST') ?? '127.0.0.1';
@@ -93,9 +129,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (secretKey !== null && !/^[0-9a-fA-F]{64}$/.test(secretKey)) {
     throw new ConfigError('CANOPY_SECRET_KEY must be 64 hex characters (32 bytes)');
   }
+  const dataDir = path.resolve(text(env, 'CANOPY_DATA_DIR') ?? './data');
   return {
     databaseUrl: text(env, 'DATABASE_URL'),
-    dataDir: path.resolve(text(env, 'CANOPY_DATA_DIR') ?? './data'),
+    dataDir,
     adminPort,
     devicePort: port(env, 'CANOPY_DEVICE_PORT', 4001),
     host,
@@ -106,6 +143,9 @@ export function loadConfig(env: Env = process.env): Config {
     sitePort: port(env, 'CANOPY_SITE_PORT', 3000),
     siteDir: path.resolve(text(env, 'CANOPY_SITE_DIR') ?? './site/build'),
     bodyLimit: 2 * 1024 * 1024,
+    blobStore: blobStoreConfig(env, dataDir),
+    uploadUrlTtlSeconds: 24 * 3600,
+    downloadUrlTtlSeconds: 24 * 3600,
     tunnelServerIpAddress: ipAddress(env, 'CANOPY_TUNNEL_SERVER_IP', '127.0.0.1'),
     tunnelPortRanges: portRanges(env, 'CANOPY_TUNNEL_PORTS', '51820-52819'),
     ...webhookSettings(env),

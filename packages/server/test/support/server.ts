@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
 import { createOrganization } from '../../src/accounts/service';
-import { startServer, type RunningServer } from '../../src/server';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server';
 import { createTestDatabase } from './database';
 
 export interface ApiResponse<T = any> {
@@ -59,7 +59,7 @@ function clientFor(baseUrl: string, defaultKey: string | null): Api {
   };
 }
 
-export interface TestServerOptions {
+export interface TestServerOptions extends Pick<StartOptions, 'workers'> {
   /** Keep the database on disk (PGlite) so `restart()` can stop and start the server on it. */
   restartable?: boolean;
 }
@@ -77,11 +77,13 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     bootstrapApiKey: apiKey,
     logLevel: 'silent',
     siteDir: null,
+    blobStore: { kind: 'filesystem', root: path.join(dataDir, 'blobs') },
     ...overrides,
   };
   // A restartable server keeps PGlite's files under dataDir, so a second start sees the same data.
   const inMemoryDatabase = !options.restartable;
-  let server = await startServer(config, { inMemoryDatabase });
+  const startOptions = { inMemoryDatabase, workers: options.workers };
+  let server = await startServer(config, startOptions);
   let url = server.adminUrl;
   const organizationId = server.bootstrap!.organization.id;
   return {
@@ -100,7 +102,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     async restart() {
       if (inMemoryDatabase) throw new Error('start the test server with { restartable: true } to restart it');
       await server.close();
-      server = await startServer(config, { inMemoryDatabase });
+      server = await startServer(config, startOptions);
       url = server.adminUrl;
     },
     async createOrganization(name = `org-${randomBytes(4).toString('hex')}`) {
