@@ -3,5 +3,6 @@ import { accountRoutes } from './accounts/routes';
 import { eventRoutes } from './events/routes';
 import type { ContextRoutes } from './http/app-types';
 import { productRoutes } from './products/routes';
+import { releaseRoutes } from './releases/routes';
 
-export const ADMIN_ROUTES: ContextRoutes[] = [accountRoutes, productRoutes, eventRoutes];
+export const ADMIN_ROUTES: ContextRoutes[] = [accountRoutes, productRoutes, eventRoutes, releaseRoutes];

@@ -9,3 +9,5 @@ export * from '../events/schema';
 export * from '../workers/schema';
 export * from '../binaries/schema';
 export * from '../bundles/schema';
+export * from '../releases/schema';
+export * from '../bundle-overrides/schema';
