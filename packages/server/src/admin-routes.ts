@@ -9,6 +9,7 @@ import { eventRoutes } from './events/routes';
 import type { ContextRoutes } from './http/app-types';
 import { productRoutes } from './products/routes';
 import { releaseRoutes } from './releases/routes';
+import { updateRoutes } from './releases/update-routes';
 import { signingKeyRoutes } from './signing-keys/routes';
 
 export const ADMIN_ROUTES: ContextRoutes[] = [
@@ -22,4 +23,5 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   signingKeyRoutes,
   releaseRoutes,
   bundleOverrideRoutes,
+  updateRoutes,
 ];
