@@ -93,7 +93,7 @@ describe(`concurrent phase claims (${onPostgres ? 'two processes on PostgreSQL' 
       expect(checks.every((c) => c.status === 200)).toBe(true);
       const winners = checks.filter((c) => c.body.source_prn === r2.prn).length;
       expect(winners).toBe(expected);
-      expect(await countClaims(t.server.platform.db, r2.id ?? r2.prn.split(':').pop())).toBe(expected);
+      expect(await countClaims(t.server.platform.db, r2.prn.split(':').pop())).toBe(expected);
       expect((await t.api('GET', `/releases/${r2.prn}`)).body.release.phase_claim_count).toBe(expected);
       // A second round changes nothing: claims are stable and the phase is full.
       const again = await Promise.all(members.map((d, i) => pick(apis, i + 1)('POST', `/devices/${d.prn}/update`, { release_prn: r1.prn })));
