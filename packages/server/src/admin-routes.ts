@@ -6,11 +6,14 @@ import { binaryRoutes } from './binaries/routes';
 import { partRoutes } from './binaries/part-routes';
 import { signatureRoutes } from './binaries/signature-routes';
 import { bundleRoutes } from './bundles/routes';
+import { bundleOverrideRoutes } from './bundle-overrides/routes';
 import { cohortRoutes } from './cohorts/routes';
 import { deviceRoutes } from './devices/routes';
 import { eventRoutes } from './events/routes';
 import type { ContextRoutes } from './http/app-types';
 import { productRoutes } from './products/routes';
+import { releaseRoutes } from './releases/routes';
+import { updateRoutes } from './releases/update-routes';
 import { signingKeyRoutes } from './signing-keys/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { tunnelRoutes } from './tunnels/routes';
@@ -34,4 +37,7 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   webhookRoutes,
   tunnelRoutes,
   webConsoleRoutes,
+  releaseRoutes,
+  bundleOverrideRoutes,
+  updateRoutes,
 ];

@@ -12,3 +12,5 @@ export * from '../bundles/schema';
 export * from '../webhooks/schema';
 export * from '../tunnels/schema';
 export * from '../web-console/schema';
+export * from '../releases/schema';
+export * from '../bundle-overrides/schema';
