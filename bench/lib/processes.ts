@@ -18,7 +18,9 @@ export interface Child {
 
 /** Starts `node --import tsx <script>` and resolves once `ready()` answers true (polled). */
 export async function startNode(script: string, env: Record<string, string>, ready: () => Promise<boolean>, timeoutMs = 120_000): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the servers under test.
+  const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, '--import', 'tsx', script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

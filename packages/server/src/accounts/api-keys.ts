@@ -10,6 +10,7 @@ import { hashToken } from '../http/auth';
 import { organizationPrn, resourcePrn, userPrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
 import { recordEvent } from '../events/service';
+import { cachedActor, rememberActor } from './key-cache';
 import { apiKeys, type ApiKeyKind } from './schema';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -80,6 +81,8 @@ export function apiKeyToWire(row: ApiKeyRow) {
 export async function authenticateApiKey(db: Executor, token: string): Promise<Actor | null> {
   if (token.length > 512) return null;
   const hash = hashToken(token);
+  const cached = cachedActor(db, hash);
+  if (cached) return cached;
   const [row] = await db
     .select()
     .from(apiKeys)
@@ -88,7 +91,7 @@ export async function authenticateApiKey(db: Executor, token: string): Promise<A
   // The index lookup already matched; the constant-time compare keeps the check honest if the
   // lookup ever becomes a prefix or range scan.
   if (!row || !timingSafeEqual(Buffer.from(row.tokenHash), Buffer.from(hash))) return null;
-  return {
+  const actor: Actor = {
     organizationId: row.organizationId,
     role: row.role,
     keyKind: row.kind,
@@ -96,4 +99,6 @@ export async function authenticateApiKey(db: Executor, token: string): Promise<A
     userId: row.userId,
     prn: row.userId ? userPrn(row.userId) : resourcePrn(row.organizationId, 'api_key', row.id),
   };
+  rememberActor(db, hash, actor, row.expiresAt ? Date.parse(toRfc3339(row.expiresAt)) : null);
+  return actor;
 }

@@ -11,6 +11,7 @@ import { organizationPrn, parsePrn, resourceIdFromPrn, userPrn } from '../http/p
 import { toRfc3339 } from '../http/time';
 import { apiKeys, organizations, users } from './schema';
 import { apiKeyToWire, createApiKey } from './api-keys';
+import { forgetCachedKeys } from './key-cache';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
 
 export type UserRow = typeof users.$inferSelect;
@@ -169,6 +170,7 @@ export async function deleteUser(db: Database, actor: Actor, prn: string): Promi
   const user = await getUser(db, actor, prn);
   if (user.id === actor.userId) throw conflict('cannot_delete_self', { prn });
   await db.delete(users).where(eq(users.id, user.id));
+  forgetCachedKeys(db);
 }
 
 /** POST /users/auth: checks the password and mints a session key acting as the user. */
@@ -215,6 +217,7 @@ export async function revokeApiKey(db: Executor, actor: Actor, prn: string): Pro
         .returning()
     : [];
   if (!row) throw notFound('api_key', prn);
+  forgetCachedKeys(db);
 }
 
 export { apiKeyToWire };

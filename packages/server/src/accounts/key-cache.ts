@@ -1,0 +1,52 @@
+/**
+ * A short-lived memory of authenticated API keys, so the hot path of every admin request does
+ * not pay a database round trip for the key. Entries live KEY_CACHE_TTL_MS at most: a key
+ * revoked through another server process stops working within that time, and through this
+ * process at once (revocations clear the cache). Unknown keys are never cached, so guessing
+ * keys cannot fill memory.
+ */
+import type { Executor } from '../db/connection';
+import type { Actor } from '../http/actor';
+
+export const KEY_CACHE_TTL_MS = 2_000;
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  actor: Actor;
+  /** When this entry stops being trusted: the cache TTL or the key's own expiry, whichever is first. */
+  until: number;
+}
+
+const caches = new WeakMap<object, Map<string, Entry>>();
+
+function cacheFor(db: Executor): Map<string, Entry> {
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  return cache;
+}
+
+export function cachedActor(db: Executor, tokenHash: string, now = Date.now()): Actor | null {
+  const cache = cacheFor(db);
+  const entry = cache.get(tokenHash);
+  if (!entry) return null;
+  if (entry.until <= now) {
+    cache.delete(tokenHash);
+    return null;
+  }
+  return entry.actor;
+}
+
+export function rememberActor(db: Executor, tokenHash: string, actor: Actor, keyExpiresAt: number | null, now = Date.now()): void {
+  const cache = cacheFor(db);
+  // Maps iterate in insertion order: dropping the first entry drops the oldest.
+  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(tokenHash, { actor, until: Math.min(now + KEY_CACHE_TTL_MS, keyExpiresAt ?? Infinity) });
+}
+
+/** After a revocation or a user's deletion: forget everything this process remembered. */
+export function forgetCachedKeys(db: Executor): void {
+  caches.get(db)?.clear();
+}
