@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { Actor } from '../http/actor';
+import { cachedActor, forgetCachedKeys, KEY_CACHE_TTL_MS, rememberActor } from './key-cache';
+
+const actor: Actor = { organizationId: 'o', role: 'read', keyKind: 'current', keyId: 'k', userId: null, prn: 'p' };
+
+describe('authenticated key cache', () => {
+  it('remembers a key for a short time only', () => {
+    const db = {} as never;
+    rememberActor(db, 'hash', actor, null, 1_000);
+    expect(cachedActor(db, 'hash', 1_000 + KEY_CACHE_TTL_MS - 1)).toBe(actor);
+    expect(cachedActor(db, 'hash', 1_000 + KEY_CACHE_TTL_MS)).toBeNull();
+  });
+
+  it('never outlives the key\'s own expiry', () => {
+    const db = {} as never;
+    rememberActor(db, 'hash', actor, 1_500, 1_000);
+    expect(cachedActor(db, 'hash', 1_499)).toBe(actor);
+    expect(cachedActor(db, 'hash', 1_500)).toBeNull();
+  });
+
+  it('forgets everything on revocation and keeps databases apart', () => {
+    const a = {} as never;
+    const b = {} as never;
+    rememberActor(a, 'hash', actor, null);
+    rememberActor(b, 'hash', actor, null);
+    forgetCachedKeys(a);
+    expect(cachedActor(a, 'hash')).toBeNull();
+    expect(cachedActor(b, 'hash')).toBe(actor);
+  });
+});
