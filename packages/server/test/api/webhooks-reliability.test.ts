@@ -89,7 +89,7 @@ async function deliveryRows(): Promise<{ states: Record<string, number>; leased:
   return { states: Object.fromEntries(rows.map((r) => [r.state, r.n])), leased: rows.reduce((sum, r) => sum + r.leased, 0), attemptsAfterSuccess: resent };
 }
 
-it('delivers 1,000 events through random failures and a SIGKILL, each at least once, signed', { timeout: 300_000 }, async () => {
+it('delivers 1,000 events through random failures and a SIGKILL, each at least once, signed', { timeout: 420_000 }, async () => {
   const began = Date.now();
   const phases: Record<string, number> = {};
   const mark = (name: string) => (phases[name] = Date.now() - began);
@@ -131,7 +131,7 @@ it('delivers 1,000 events through random failures and a SIGKILL, each at least o
   server = await spawnServer(environment(32), port);
   mark('restarted');
   const missing = () => fired.filter((event) => !((reached().get(event) ?? 0) > 0));
-  await waitFor(() => missing().length === 0, 'every event answered 200', 45_000).catch((error) => {
+  await waitFor(() => missing().length === 0, 'every event answered 200', 180_000).catch((error) => {
     throw new Error(`${error.message}: ${missing().length} missing; server said: ${server?.stderr().slice(-2000)}`);
   });
   mark('all delivered');
