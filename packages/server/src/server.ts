@@ -10,6 +10,8 @@ import { bootstrapIfEmpty, type BootstrapResult } from './accounts/service';
 import { buildAdminApi } from './admin-api';
 import type { Config } from './config';
 import { createSecretBox, resolveSecretKey } from './crypto/secret-box';
+import { buildDeviceApi, type DeviceApi } from './device-api/app';
+import { loadDeviceTlsIdentity } from './device-api/tls-identity';
 import { connect, pgliteDirFor } from './db/connection';
 import { runMigrations } from './db/migrate';
 import type { AdminApp } from './http/app-types';
@@ -21,6 +23,11 @@ export interface RunningServer {
   platform: Platform;
   admin: AdminApp;
   adminUrl: string;
+  device: DeviceApi;
+  /** `https://host:port` of the device API (mutual TLS). */
+  deviceUrl: string;
+  /** PEM of the CA devices pin to trust the device API's server certificate. */
+  deviceServerCaPem: string;
   bootstrap: BootstrapResult | null;
   close(): Promise<void>;
 }
@@ -73,6 +80,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const admin = await buildAdminApi(platform);
     const adminUrl = await admin.listen({ port: config.adminPort, host: config.host });
     log.info({ adminUrl, database: handle.driver }, 'canopy admin API listening');
+    const identity = await loadDeviceTlsIdentity(config);
+    const device = await buildDeviceApi(platform, identity, `https://${config.host}:${config.devicePort}`);
+    let deviceUrl: string;
+    try {
+      deviceUrl = await device.app.listen({ port: config.devicePort, host: config.host });
+    } catch (error) {
+      await admin.close();
+      throw error;
+    }
+    log.info({ deviceUrl, identity: identity.source }, 'canopy device API listening');
     runner?.start();
     for (const service of services) service.start();
     let closed = false;
@@ -80,11 +97,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       platform,
       admin,
       adminUrl,
+      device,
+      deviceUrl,
+      deviceServerCaPem: identity.caPem,
       bootstrap,
       async close() {
         if (closed) return;
         closed = true;
-        await admin.close();
+        await Promise.all([admin.close(), device.app.close()]);
         await runner?.stop();
         await Promise.all(services.map((s) => s.stop()));
         await handle.close();

@@ -9,3 +9,4 @@ export * from '../events/schema';
 export * from '../workers/schema';
 export * from '../binaries/schema';
 export * from '../bundles/schema';
+export * from '../certificates/schema';

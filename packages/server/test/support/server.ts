@@ -21,6 +21,10 @@ export type Api = <T = any>(method: string, path: string, body?: unknown, option
 
 export interface TestServer {
   url: string;
+  /** `https://127.0.0.1:<port>` of the device API (mutual TLS); see device-client.ts. */
+  deviceUrl: string;
+  /** The CA that signed the device API's server certificate (what devices pin). */
+  deviceServerCaPem: string;
   /** The bootstrap organization's admin key. */
   apiKey: string;
   organizationId: string;
@@ -76,6 +80,8 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   const organizationId = server.bootstrap!.organization.id;
   return {
     url,
+    deviceUrl: server.deviceUrl,
+    deviceServerCaPem: server.deviceServerCaPem,
     apiKey,
     organizationId,
     server,
