@@ -27,7 +27,7 @@ export async function buildAdminApi(platform: Platform): Promise<AdminApp> {
       tags: ['health'],
       summary: 'Health check',
       description: 'Answers 200 while the server can reach its database.',
-      response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      response: { 200: Type.Object({ status: Type.Literal('ok') }, { description: 'The server and its database are up.' }) },
     },
     handler: async () => {
       await platform.db.execute(sql`select 1`);

@@ -18,6 +18,10 @@ export interface Config {
   /** Encrypts secrets at rest (webhook secrets, tunnel keys). Generated into dataDir when unset. */
   secretKey: string | null;
   logLevel: string;
+  /** Port of the documentation site; it is served only when siteDir holds a build. */
+  sitePort: number;
+  /** The built documentation site (site/build); null serves no site. */
+  siteDir: string | null;
   /** Largest JSON body the admin API reads, in bytes (custom_metadata alone may be 1,000,000). */
   bodyLimit: number;
   /** The device API's own TLS identity; unset means one generated at first start under dataDir. */
@@ -89,6 +93,8 @@ export function loadConfig(env: Env = process.env): Config {
     bootstrapApiKey: text(env, 'CANOPY_BOOTSTRAP_API_KEY'),
     secretKey,
     logLevel: text(env, 'CANOPY_LOG_LEVEL') ?? 'info',
+    sitePort: port(env, 'CANOPY_SITE_PORT', 3000),
+    siteDir: path.resolve(text(env, 'CANOPY_SITE_DIR') ?? './site/build'),
     bodyLimit: 2 * 1024 * 1024,
     deviceTls: deviceTlsConfig(env),
     deviceHandshakeRate: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_RATE', 2000),

@@ -4,6 +4,7 @@
  * harness both start it through here, so tests run exactly what production runs.
  */
 import fs from 'node:fs';
+import type http from 'node:http';
 import path from 'node:path';
 import pino from 'pino';
 import { bootstrapIfEmpty, type BootstrapResult } from './accounts/service';
@@ -16,6 +17,7 @@ import { connect, pgliteDirFor } from './db/connection';
 import { runMigrations } from './db/migrate';
 import type { AdminApp } from './http/app-types';
 import type { Platform } from './platform';
+import { createSiteServer } from './site/static-site';
 import { BACKGROUND_SERVICES, JOB_HANDLERS } from './workers/handlers';
 import { createJobRunner, type JobRunner } from './workers/runner';
 
@@ -46,6 +48,16 @@ function writeInitialKey(dataDir: string, result: BootstrapResult): void {
   const file = path.join(dataDir, 'initial-api-key');
   fs.writeFileSync(file, `${result.apiKey}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
+}
+
+/** The documentation site, when a build is there to serve. */
+async function startSite(config: Config, log: pino.Logger): Promise<http.Server | null> {
+  if (!config.siteDir || !fs.existsSync(path.join(config.siteDir, 'index.html'))) return null;
+  const site = createSiteServer(config.siteDir);
+  await new Promise<void>((resolve, reject) => site.once('error', reject).listen(config.sitePort, config.host, resolve));
+  const { port } = site.address() as { port: number };
+  log.info({ siteUrl: `http://${config.host}:${port}` }, 'documentation site listening');
+  return site;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -90,6 +102,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       throw error;
     }
     log.info({ deviceUrl, identity: identity.source }, 'canopy device API listening');
+    const site = await startSite(config, log);
     runner?.start();
     for (const service of services) service.start();
     let closed = false;
@@ -105,6 +118,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (closed) return;
         closed = true;
         await Promise.all([admin.close(), device.app.close()]);
+        if (site) await new Promise((resolve) => site.close(resolve));
         await runner?.stop();
         await Promise.all(services.map((s) => s.stop()));
         await handle.close();

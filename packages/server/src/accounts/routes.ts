@@ -55,7 +55,7 @@ export const accountRoutes: ContextRoutes = (app, platform) => {
         password: Type.String({ minLength: 1, maxLength: 256, examples: ['correct horse battery staple'] }),
       }),
       response: {
-        200: Type.Object({ data: Type.Object({ token: Type.String({ examples: ['cnpy_...'] }), expires_at: Timestamp('When the token stops working.'), user: User }) }),
+        200: Type.Object({ data: Type.Object({ token: Type.String({ examples: ['cnpy_...'] }), expires_at: Timestamp('When the token stops working.'), user: User }) }, { description: 'The session token and the user.' }),
         ...STANDARD_ERRORS,
       },
     },
@@ -81,7 +81,7 @@ export const accountRoutes: ContextRoutes = (app, platform) => {
             role: RoleSchema,
             organization_prn: Type.String(),
           }),
-        }),
+        }, { description: 'Who the key acts as.' }),
         ...STANDARD_ERRORS,
       },
     },

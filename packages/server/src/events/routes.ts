@@ -28,14 +28,15 @@ export const eventRoutes: ContextRoutes = (app, { db }) => {
         ...LIST_QUERY_PROPERTIES,
         inserted_at_lt: Type.Optional(Type.String({ description: 'Only events before this date-time.', examples: ['2025-07-01T00:00:00Z'] })),
         inserted_at_gte: Type.Optional(Type.String({ description: 'Only events at or after this date-time.', examples: ['2025-06-01T00:00:00Z'] })),
-        actor_prn: Type.Optional(Type.String({ maxLength: 200 })),
-        resource_prn: Type.Optional(Type.String({ maxLength: 200 })),
-        type: Type.Optional(Type.Union(['device', 'webhook', 'api_key', 'tunnel'].map((t) => Type.Literal(t)))),
+        actor_prn: Type.Optional(Type.String({ maxLength: 200, description: 'Only events caused by this user, API key or device.' })),
+        resource_prn: Type.Optional(Type.String({ maxLength: 200, description: 'Only events about this resource.' })),
+        type: Type.Optional(Type.Union(['device', 'webhook', 'api_key', 'tunnel'].map((t) => Type.Literal(t)), { description: 'Only events of this type.' })),
         subtype: Type.Optional(
           Type.Union(
             ['release_changed', 'claimed_release', 'checked_for_release', 'connected', 'updated', 'authentication_failed', 'created', 'request_failed', 'test_fire', 'requested', 'opened', 'closed', 'expired'].map((t) =>
               Type.Literal(t),
             ),
+            { description: 'Only events of this subtype.' },
           ),
         ),
       }),

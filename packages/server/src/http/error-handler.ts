@@ -15,8 +15,20 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; reason?: str
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'malformed_body', reason: 'invalid_json' },
 };
 
+/** PostgreSQL's own refusals, as a safety net under the services' explicit checks. */
+function fromDatabase(error: unknown): ApiError | null {
+  const e = error as { code?: string; cause?: { code?: string } };
+  const code = e?.code ?? e?.cause?.code;
+  // A row still referenced elsewhere (a delete that a service did not guard): a conflict, not a crash.
+  if (code === '23503') return new ApiError(409, [{ code: 'resource_in_use', context: {} }]);
+  if (code === '23505') return new ApiError(409, [{ code: 'already_exists', context: {} }]);
+  return null;
+}
+
 export function toApiError(error: FastifyError & { validation?: unknown; validationContext?: string }): ApiError | null {
   if (error instanceof ApiError) return error;
+  const database = fromDatabase(error);
+  if (database) return database;
   if (Array.isArray(error.validation)) return validationFailure(error.validationContext, error.validation as never);
   const known = error.code ? FASTIFY_CODES[error.code] : undefined;
   if (known) return new ApiError(known.status, [{ code: known.code, context: known.reason ? { reason: known.reason } : {} }]);

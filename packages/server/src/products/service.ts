@@ -8,9 +8,10 @@ import type { Database, Executor } from '../db/connection';
 import { devices } from '../devices/schema';
 import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound } from '../http/errors';
-import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
-import { searchCondition, type SearchFields } from '../http/search';
+import { findOwnedRow, listOwnedRows } from '../http/owned-rows';
+import type { ListQuery } from '../http/pagination';
+import { organizationPrn, resourcePrn } from '../http/prn';
+import type { SearchFields } from '../http/search';
 import { toRfc3339 } from '../http/time';
 import { isUniqueViolation } from '../accounts/service';
 import { products } from './schema';
@@ -51,24 +52,15 @@ export async function createProduct(db: Executor, actor: Actor, input: { name: s
   }
 }
 
-/** The product a prn names in the caller's organization; 404 for any other prn. */
+/** The product a prn names in the caller's organization; 404 (or 422 on `field`) for any other prn. */
 export async function getProduct(db: Executor, actor: Actor, prn: string, field?: string): Promise<ProductRow> {
-  const id = resourceIdFromPrn(prn, 'product', actor.organizationId);
-  const [row] = id ? await db.select().from(products).where(and(eq(products.id, id), eq(products.organizationId, actor.organizationId))).limit(1) : [];
+  const row = await findOwnedRow(db, products, 'product', actor.organizationId, prn);
   if (!row) throw field ? invalidField(field, 'not_found') : notFound('product', prn);
   return row;
 }
 
-export async function listProducts(db: Executor, actor: Actor, query: ListQuery) {
-  const page = pageRequest(query);
-  const { where, orderBy } = keyset(products, page);
-  const rows = await db
-    .select()
-    .from(products)
-    .where(combine(eq(products.organizationId, actor.organizationId), where, searchCondition(query.search, PRODUCT_SEARCH)))
-    .orderBy(...orderBy)
-    .limit(page.limit + 1);
-  return toPage(rows, page);
+export function listProducts(db: Executor, actor: Actor, query: ListQuery) {
+  return listOwnedRows(db, products, actor.organizationId, query, PRODUCT_SEARCH);
 }
 
 export async function updateProduct(db: Database, actor: Actor, prn: string, changes: { name?: string; archived?: boolean }) {

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/server';
 
-let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
 
 describe('error shape', () => {
   it('answers malformed JSON with a 400 and writes nothing', async () => {
@@ -94,7 +88,7 @@ describe('keyset pagination', () => {
       let page: string | null = null;
       let first = true;
       do {
-        const res = await other.api('GET', `/products?limit=10&order=${order}${page ? `&page=${page}` : ''}`);
+        const res: { status: number; body: any } = await other.api('GET', `/products?limit=10&order=${order}${page ? `&page=${page}` : ''}`);
         expect(res.status).toBe(200);
         seen.push(...res.body.products.map((p: any) => p.name));
         page = res.body.next_page;

@@ -3,6 +3,7 @@
  * a small JSON client. Each test file gets its own database (see database.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +73,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     devicePort: 0,
     bootstrapApiKey: apiKey,
     logLevel: 'silent',
+    siteDir: null,
     ...overrides,
   };
   const server = await startServer(config, { inMemoryDatabase: true });
@@ -102,4 +104,24 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts one server for the surrounding test file (beforeAll) and stops it after (afterAll).
+ * The returned object forwards to the running server, so tests write `t.api(...)` directly.
+ */
+export function useTestServer(overrides: Partial<Config> = {}): TestServer {
+  let running: TestServer | undefined;
+  beforeAll(async () => {
+    running = await startTestServer(overrides);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  return new Proxy({} as TestServer, {
+    get(_, key) {
+      if (!running) throw new Error('the test server starts in beforeAll; use it inside tests');
+      return running[key as keyof TestServer];
+    },
+  });
 }

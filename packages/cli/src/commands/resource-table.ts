@@ -1,0 +1,388 @@
+/**
+ * Every admin resource action of the canopy CLI (spec 1 section 2 and section 7), as data.
+ * Routes that are not on the server yet are listed all the same: the command parses and calls
+ * the documented path, and starts working the moment the route lands.
+ */
+import type { ResourceDef } from './action';
+import { crud, examplePrn, prnArg } from './crud';
+import { bool, fileBase64, int, json, list, num, str } from './fields';
+import { createBinary, BINARY_UPLOAD_OPTIONS } from './handlers/binaries-create';
+import { createBinarySignature, BINARY_SIGNATURE_OPTIONS } from './handlers/binary-signatures-create';
+import { createSigningKey, SIGNING_KEY_OPTIONS } from './handlers/signing-keys-create';
+import { X509_RESOURCE } from './handlers/x509';
+
+const name = (what: string, required = false) => str('name', `Name of the ${what}, 1 to 128 characters.`, { required, example: `${what.replace(/ /g, '-')}-1` });
+const description = (what: string) => str('description', `Description of the ${what}, 1 to 256 characters.`);
+const customMetadata = json('custom-metadata', 'Free-form JSON object (or @file.json), at most 1,000,000 bytes.');
+const id = str('id', 'Caller-chosen UUID; the prn then ends in it.');
+const prnField = (flag: string, what: string, type: string, required = false) => str(flag, `Resource name of the ${what}.`, { required, example: examplePrn(type) });
+
+export const RESOURCES: ResourceDef[] = [
+  {
+    command: 'artifacts',
+    description: 'Artifacts: the named software components (firmware, applications) that versions belong to.',
+    actions: crud({
+      command: 'artifacts', path: '/artifacts', noun: 'artifact', plural: 'artifacts', prnType: 'artifact',
+      actions: ['create', 'get', 'list', 'update', 'delete'],
+      create: [name('artifact', true), description('artifact'), customMetadata, id],
+      update: [name('artifact'), description('artifact'), customMetadata],
+    }),
+  },
+  {
+    command: 'artifact-versions',
+    description: 'Artifact versions: one release of an artifact, holding one binary per target.',
+    actions: crud({
+      command: 'artifact-versions', path: '/artifact_versions', noun: 'artifact version', plural: 'artifact_versions', prnType: 'artifact_version',
+      actions: ['create', 'get', 'list', 'update', 'delete'],
+      create: [
+        prnField('artifact-prn', 'artifact', 'artifact', true),
+        str('version', 'Version, 1 to 128 characters (semantic versions sort best).', { required: true, example: '1.4.2' }),
+        description('artifact version'),
+        customMetadata,
+        id,
+      ],
+      update: [str('version', 'Version, 1 to 128 characters.'), description('artifact version'), customMetadata],
+    }),
+  },
+  {
+    command: 'binaries',
+    description: 'Binaries: the file of an artifact version for one target, uploaded in parts, verified and signed.',
+    actions: crud({
+      command: 'binaries', path: '/binaries', noun: 'binary', plural: 'binaries', prnType: 'binary',
+      actions: ['create', 'get', 'list', 'update', 'delete'],
+      create: [
+        prnField('artifact-version-prn', 'artifact version', 'artifact_version', true),
+        str('target', 'Target triplet, e.g. aarch64-unknown-linux-gnu.', { required: true, example: 'aarch64-unknown-linux-gnu' }),
+        str('hash', 'Lowercase hex SHA-256 of the whole file (computed for you with --content-path).'),
+        int('size', 'Size in bytes (computed for you with --content-path).'),
+        description('binary'),
+        customMetadata,
+        id,
+      ],
+      update: [
+        str('state', 'Move the binary: hashable (upload finished), hashing (verify), uploadable (reset), destroyed (final).', { choices: ['uploadable', 'hashable', 'hashing', 'signed', 'destroyed'] }),
+        str('hash', 'Re-declared hash (with --state uploadable).'),
+        int('size', 'Re-declared size (with --state uploadable).'),
+        description('binary'),
+        customMetadata,
+      ],
+    }).map((action) =>
+      action.name === 'create'
+        ? {
+            ...action,
+            summary: 'Create a binary. With --content-path: hash, upload in parts (resuming), wait for signable, sign and optionally release.',
+            extra: BINARY_UPLOAD_OPTIONS,
+            handler: createBinary,
+            examples: [
+              `canopy binaries create --content-path ./rootfs.img --artifact-version-prn ${examplePrn('artifact_version')} --target aarch64-unknown-linux-gnu --signing-key-pair release-2025`,
+              `canopy binaries create --content-path ./rootfs.img --artifact-version-prn ${examplePrn('artifact_version')} --target aarch64-unknown-linux-gnu --signing-key-pair release-2025 --cohort-prn ${examplePrn('cohort')}`,
+            ],
+          }
+        : action,
+    ),
+  },
+  {
+    command: 'binary-parts',
+    description: 'Binary parts: the numbered pieces of a multipart binary upload.',
+    actions: [
+      {
+        name: 'create',
+        summary: 'Declare (or redeclare) one part; the answer carries the presigned_upload_url for its bytes.',
+        method: 'PUT',
+        path: '/binaries/{binary_prn}/parts/{index}',
+        args: [
+          { name: 'binary_prn', description: 'Resource name of the binary.', example: examplePrn('binary') },
+          { name: 'index', description: 'Part number, 1 to 10,000.', example: '1' },
+        ],
+        body: [
+          int('expected-binary-size', 'Size of the whole binary in bytes.', { required: true, example: '67108864' }),
+          str('hash', 'Lowercase hex SHA-256 of this part.', { required: true, example: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' }),
+          int('size', 'Size of this part in bytes (5 MiB..5 GiB except the last).', { required: true, example: '8388608' }),
+        ],
+      },
+      {
+        name: 'list',
+        summary: 'List the parts of a binary with their states (uploadable, invalid_size, invalid_hash, valid).',
+        method: 'GET',
+        path: '/binaries/{binary_prn}/parts',
+        args: [{ name: 'binary_prn', description: 'Resource name of the binary.', example: examplePrn('binary') }],
+        listKey: 'binary_parts',
+      },
+    ],
+  },
+  {
+    command: 'binary-signatures',
+    description: 'Binary signatures: Ed25519 signatures of a binary hash by a registered signing key.',
+    actions: [
+      {
+        name: 'create',
+        summary: 'Attach a signature. Give --signature, or --signing-key-pair NAME to sign the binary hash with a local key.',
+        method: 'POST',
+        path: '/binary_signatures',
+        body: [
+          prnField('binary-prn', 'binary', 'binary', true),
+          prnField('signing-key-prn', 'signing key (found from --signing-key-pair when omitted)', 'signing_key'),
+          str('signature', '128 hex characters: Ed25519 over the lowercase hex hash.'),
+        ],
+        extra: BINARY_SIGNATURE_OPTIONS,
+        handler: createBinarySignature,
+        examples: [`canopy binary-signatures create --binary-prn ${examplePrn('binary')} --signing-key-pair release-2025`],
+      },
+      { name: 'delete', summary: 'Remove a signature.', method: 'DELETE', path: '/binary_signatures/{prn}', args: [prnArg('binary signature', 'binary_signature')] },
+    ],
+  },
+  {
+    command: 'bundles',
+    description: 'Bundles: an immutable set of artifact versions that releases distribute.',
+    actions: crud({
+      command: 'bundles', path: '/bundles', noun: 'bundle', plural: 'bundles', prnType: 'bundle',
+      actions: ['create', 'get', 'list', 'update', 'delete'],
+      create: [name('bundle'), list('artifact-version-prns', 'Comma-separated artifact version prns.', { required: true, example: examplePrn('artifact_version') }), description('bundle'), id],
+      update: [name('bundle'), description('bundle')],
+    }),
+  },
+  {
+    command: 'bundle-overrides',
+    description: 'Bundle overrides: send a bundle to chosen devices for a time window, ahead of any release.',
+    actions: crud({
+      command: 'bundle-overrides', path: '/bundle_overrides', noun: 'bundle override', plural: 'bundle_overrides', prnType: 'bundle_override',
+      actions: ['create', 'get', 'list', 'update', 'delete'],
+      create: [
+        name('bundle override', true),
+        description('bundle override'),
+        prnField('bundle-prn', 'bundle', 'bundle', true),
+        str('starts-at', 'Start, RFC 3339 UTC.', { required: true, example: '2025-07-01T00:00:00Z' }),
+        str('ends-at', 'End (after starts-at), RFC 3339 UTC.', { required: true, example: '2025-07-08T00:00:00Z' }),
+      ],
+    }),
+    groups: [
+      {
+        command: 'devices',
+        description: 'Devices a bundle override applies to.',
+        actions: [
+          {
+            name: 'add',
+            summary: 'Add devices to a bundle override.',
+            method: 'POST',
+            path: '/bundle_overrides/{prn}/devices',
+            args: [prnArg('bundle override', 'bundle_override')],
+            body: [list('device-prns', 'Comma-separated device prns.', { required: true, example: examplePrn('device') })],
+          },
+          { name: 'list', summary: 'List the devices of a bundle override.', method: 'GET', path: '/bundle_overrides/{prn}/devices', args: [prnArg('bundle override', 'bundle_override')], listKey: 'devices' },
+          {
+            name: 'remove',
+            summary: 'Remove a device from a bundle override.',
+            method: 'DELETE',
+            path: '/bundle_overrides/{prn}/devices/{device_prn}',
+            args: [prnArg('bundle override', 'bundle_override'), { name: 'device_prn', description: 'Resource name of the device.', example: examplePrn('device') }],
+          },
+        ],
+      },
+    ],
+  },
+  {
+    command: 'ca-certificates',
+    description: 'CA certificates: certificate authorities whose device certificates may connect (with optional just-in-time provisioning).',
+    actions: [
+      ...crud({
+        command: 'ca-certificates', path: '/ca_certificates', noun: 'CA certificate', plural: 'ca_certificates', prnType: 'ca_certificate',
+        actions: ['create', 'get', 'list', 'update', 'delete'],
+        updateMethod: 'PUT',
+        create: [
+          fileBase64('certificate', 'PEM file of the CA certificate (sent base64).', { required: true, example: 'ca.pem' }),
+          fileBase64('verification-certificate', 'PEM file of a certificate with CN = a verification code, signed by the CA (sent base64).', { required: true, example: 'verification.pem' }),
+          description('CA certificate'),
+          json('jitp', 'Just-in-time provisioning: JSON {description, tags, product_name, cohort_prn?, target?} (or @file).'),
+        ],
+        update: [description('CA certificate'), json('jitp', 'Just-in-time provisioning settings as JSON (or @file); null turns it off.')],
+      }),
+      {
+        name: 'verification-code',
+        summary: 'Get a one-time code (valid a week) to put in the CN of a verification certificate.',
+        method: 'POST',
+        path: '/ca_certificates/verification_codes',
+        examples: ['canopy ca-certificates verification-code', 'canopy x509 create-verification-certificate --ca-certificate ca.pem --ca-key ca-key.pem --verification-code "$(canopy ca-certificates verification-code | jq -r .verification_code)"'],
+      },
+    ],
+  },
+  {
+    command: 'cohorts',
+    description: 'Cohorts: groups of devices of one product that follow the same chain of releases.',
+    actions: crud({
+      command: 'cohorts', path: '/cohorts', noun: 'cohort', plural: 'cohorts', prnType: 'cohort',
+      actions: ['create', 'get', 'list', 'update'],
+      create: [name('cohort', true), description('cohort'), prnField('product-prn', 'product', 'product', true)],
+      update: [name('cohort'), description('cohort')],
+    }),
+  },
+  {
+    command: 'device-certificates',
+    description: 'Device certificates: client certificates a device authenticates with.',
+    actions: crud({
+      command: 'device-certificates', path: '/device_certificates', noun: 'device certificate', plural: 'device_certificates', prnType: 'device_certificate',
+      actions: ['create', 'get', 'list', 'delete'],
+      create: [prnField('device-prn', 'device', 'device', true), fileBase64('certificate', 'PEM file of the certificate (sent base64).', { required: true, example: 'device.pem' })],
+    }),
+  },
+  {
+    command: 'devices',
+    description: 'Devices: the units in the field, by identifier, with their product, cohort and tags.',
+    actions: [
+      ...crud({
+        command: 'devices', path: '/devices', noun: 'device', plural: 'devices', prnType: 'device',
+        actions: ['create', 'get', 'list', 'update', 'delete'],
+        create: [
+          str('identifier', 'Identifier, unique in the organization (serial number, MAC ...).', { required: true, example: 'gw-0001' }),
+          prnField('product-prn', 'product', 'product', true),
+          prnField('cohort-prn', 'cohort', 'cohort'),
+          description('device'),
+          list('tags', 'Comma-separated tags.'),
+          bool('quarantined', 'A quarantined device gets no updates.'),
+          bool('archived', 'An archived device no longer counts as active.'),
+          str('target', 'Target triplet of the device.'),
+        ],
+        update: [prnField('cohort-prn', 'cohort', 'cohort'), description('device'), list('tags', 'Comma-separated tags (empty string clears).'), bool('quarantined', 'A quarantined device gets no updates.'), bool('archived', 'Archive (true) or restore (false).'), str('target', 'Target triplet.')],
+      }),
+      {
+        name: 'get-update',
+        summary: 'Ask what update the device would get (POST /devices/{prn}/update); needs a current (non-legacy) key.',
+        method: 'POST',
+        path: '/devices/{prn}/update',
+        args: [prnArg('device', 'device')],
+        body: [
+          prnField('release-prn', 'release the device runs', 'release'),
+          str('release-version', 'Version the device runs.'),
+          prnField('bundle-prn', 'bundle the device runs', 'bundle'),
+          bool('write', 'Record the answer as the device\'s check (default false).'),
+        ],
+        examples: [`canopy devices get-update ${examplePrn('device')} --release-version 1.2.0`],
+      },
+    ],
+  },
+  {
+    command: 'events',
+    description: 'Events: the organization\'s log (device, webhook, api_key, tunnel events).',
+    actions: crud({
+      command: 'events', path: '/events', noun: 'event', plural: 'events', prnType: 'event',
+      actions: ['list'],
+      listQuery: [
+        str('inserted-at-lt', 'Only events before this date-time.'),
+        str('inserted-at-gte', 'Only events at or after this date-time.'),
+        str('actor-prn', 'Only events caused by this actor.'),
+        str('resource-prn', 'Only events about this resource.'),
+        str('type', 'Event type.', { choices: ['device', 'webhook', 'api_key', 'tunnel'] }),
+        str('subtype', 'Event subtype, e.g. release_changed.'),
+      ],
+    }),
+  },
+  {
+    command: 'products',
+    description: 'Products: one kind of hardware, grouping its cohorts and devices.',
+    actions: crud({
+      command: 'products', path: '/products', noun: 'product', plural: 'products', prnType: 'product',
+      actions: ['create', 'get', 'list', 'update'],
+      create: [name('product', true), bool('archived', 'Create it archived (default false).')],
+      update: [name('product'), bool('archived', 'Archive (true) or restore (false); refused while it has unarchived devices.')],
+    }),
+  },
+  {
+    command: 'releases',
+    description: 'Releases: a bundle offered to a cohort, chained in order, optionally scheduled or phased.',
+    actions: crud({
+      command: 'releases', path: '/releases', noun: 'release', plural: 'releases', prnType: 'release',
+      actions: ['create', 'get', 'list', 'update', 'delete'],
+      create: [
+        prnField('bundle-prn', 'bundle', 'bundle', true),
+        prnField('cohort-prn', 'cohort', 'cohort', true),
+        name('release', true),
+        bool('required', 'Devices must pass through a required release.', { required: true, example: 'false' }),
+        str('schedule-date', 'Not offered before this RFC 3339 time.', { required: true, example: '2025-07-01T00:00:00Z' }),
+        description('release'),
+        bool('disabled', 'A disabled release is skipped.'),
+        str('version', 'Version the release installs.'),
+        str('version-requirement', 'Devices whose version satisfies this may take it, e.g. "~> 1.2".'),
+        str('phase-mode', 'numeric (default) or tags.', { choices: ['numeric', 'tags'] }),
+        list('phase-tags', 'With phase-mode tags: comma-separated tags a device needs one of.'),
+        { ...num('phase-value', 'With phase-mode numeric: a fraction 0..1 of the cohort, or a device count 2..1,000,000,000.'), type: 'number-or-integer' },
+        prnField('next-release-prn', 'release to insert this one before (default: append as latest)', 'release'),
+      ],
+    }),
+  },
+  {
+    command: 'signing-keys',
+    description: 'Signing keys: Ed25519 public keys that binary signatures are checked against.',
+    actions: crud({
+      command: 'signing-keys', path: '/signing_keys', noun: 'signing key', plural: 'signing_keys', prnType: 'signing_key',
+      actions: ['create', 'get', 'list', 'update', 'delete'],
+      create: [name('signing key'), str('value', 'Public key: base64 of the raw 32 bytes, or a PEM SPKI (see --value-path, --generate).')],
+      update: [name('signing key')],
+    }).map((action) =>
+      action.name === 'create'
+        ? {
+            ...action,
+            summary: 'Register a public key: from --value, --value-path, or --generate NAME (a new local key pair; the private key stays under the config dir, mode 0600).',
+            extra: SIGNING_KEY_OPTIONS,
+            handler: createSigningKey,
+            examples: ['canopy signing-keys create --generate release-2025', 'canopy signing-keys create --name ci --value-path ./ci-public.pem'],
+          }
+        : action,
+    ),
+  },
+  {
+    command: 'tunnels',
+    description: 'Tunnels: remote-access tunnels to a port on a device.',
+    actions: crud({
+      command: 'tunnels', path: '/tunnels', noun: 'tunnel', plural: 'tunnels', prnType: 'tunnel',
+      actions: ['create', 'get', 'list', 'update'],
+      create: [
+        prnField('device-prn', 'device', 'device', true),
+        int('device-tunnel-port', 'Port on the device to reach.', { required: true, example: '22' }),
+        list('cidr-block-allowlist', 'Comma-separated CIDR blocks allowed to use the tunnel.'),
+        int('ttl', 'Lifetime in seconds, 1 to 3600 (default 3600).'),
+      ],
+      update: [str('state', 'Only closed is accepted.', { choices: ['closed'] }), int('ttl', 'Extend: seconds from now, 1 to 3600.')],
+    }),
+  },
+  {
+    command: 'users',
+    description: 'Users: who is calling.',
+    actions: [
+      { name: 'me', summary: 'Show the user (or the organization and role) behind the API key.', method: 'GET', path: '/users/me' },
+      {
+        name: 'auth',
+        summary: 'Log in with email or username and password; answers a session token usable as an API key.',
+        method: 'POST',
+        path: '/users/auth',
+        public: true,
+        body: [str('email', 'Email of the user.'), str('username', 'Username.'), str('password', 'Password.', { required: true, example: "'correct horse battery staple'" })],
+        examples: ["canopy users auth --username ops --password 'correct horse battery staple'"],
+      },
+    ],
+  },
+  {
+    command: 'webhooks',
+    description: 'Webhooks: HTTPS endpoints that receive signed event deliveries.',
+    actions: [
+      ...crud({
+        command: 'webhooks', path: '/webhooks', noun: 'webhook', plural: 'webhooks', prnType: 'webhook',
+        actions: ['create', 'get', 'list', 'update', 'delete'],
+        create: [
+          str('url', 'https:// URL, at most 1028 characters.', { required: true, example: 'https://hooks.example.com/canopy' }),
+          description('webhook'),
+          list('enabled-events', 'Comma-separated: device.release_changed, webhook.test_fire.', { example: 'device.release_changed' }),
+          str('state', 'enabled or disabled; enabling sends a test fire that must answer 200.', { choices: ['enabled', 'disabled'] }),
+        ],
+      }),
+      {
+        name: 'roll-secret',
+        summary: 'Make a new secret; the old one keeps signing (second signature) for --webhook-ttl seconds.',
+        method: 'POST',
+        path: '/webhooks/{prn}/roll_secret',
+        args: [prnArg('webhook', 'webhook')],
+        body: [int('webhook-ttl', 'Seconds the old secret stays valid (default 0).')],
+      },
+      { name: 'test-fire', summary: 'Send a webhook.test_fire event to the webhook now.', method: 'POST', path: '/webhooks/{prn}/test_fire', args: [prnArg('webhook', 'webhook')] },
+    ],
+  },
+  X509_RESOURCE,
+];

@@ -1,0 +1,50 @@
+/** --help works on every command, shows an example, and exits 0; the exported command tree matches the program. */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { commandTree } from '../src/command-tree';
+import { buildProgram } from '../src/program';
+import { createRunContext } from '../src/run-context';
+import { canopy } from './support/run-canopy';
+
+const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: {} };
+const program = buildProgram(createRunContext(io));
+
+function paths(command: Command, prefix: string[] = []): string[][] {
+  return command.commands.flatMap((sub) => [[...prefix, sub.name()], ...paths(sub, [...prefix, sub.name()])]);
+}
+
+describe('help', () => {
+  it.each(paths(program).map((p) => [p.join(' '), p]))('canopy %s --help', async (_, commandPath) => {
+    const run = await canopy([...(commandPath as string[]), '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: canopy');
+    expect(run.stdout).toContain('Example:');
+  });
+
+  it('covers every resource action of the spec list', () => {
+    const all = new Set(paths(program).map((p) => p.join(' ')));
+    const expected = [
+      ...['artifacts', 'artifact-versions', 'binaries', 'bundles', 'bundle-overrides', 'releases', 'signing-keys', 'webhooks'].flatMap((r) => ['create', 'get', 'list', 'update', 'delete'].map((a) => `${r} ${a}`)),
+      ...['cohorts', 'products', 'tunnels'].flatMap((r) => ['create', 'get', 'list', 'update'].map((a) => `${r} ${a}`)),
+      'ca-certificates create', 'ca-certificates get', 'ca-certificates list', 'ca-certificates update', 'ca-certificates delete', 'ca-certificates verification-code',
+      'device-certificates create', 'device-certificates get', 'device-certificates list', 'device-certificates delete',
+      'devices create', 'devices get', 'devices list', 'devices update', 'devices delete', 'devices get-update',
+      'binary-parts create', 'binary-parts list', 'binary-signatures create', 'binary-signatures delete',
+      'bundle-overrides devices add', 'bundle-overrides devices list', 'bundle-overrides devices remove',
+      'users me', 'webhooks roll-secret', 'webhooks test-fire',
+      'x509 create-ca', 'x509 create-verification-certificate', 'x509 create-device-certificate',
+      'config set', 'config get', 'config list', 'config use',
+    ];
+    for (const command of expected) expect(all, command).toContain(command);
+  });
+
+  it('command-tree.json is up to date (npm run command-tree -w @canopy/cli)', () => {
+    const file = path.resolve(__dirname, '../command-tree.json');
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const strip = (node: any): any => ({ name: node.name, options: node.options.map((o: any) => o.flags), commands: node.commands.map(strip) });
+    expect(strip(saved)).toEqual(strip(commandTree(program)));
+    expect(saved.options.find((o: { flags: string }) => o.flags.startsWith('--api-key')).env).toBe('CANOPY_API_KEY');
+  });
+});

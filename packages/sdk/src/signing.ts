@@ -1,0 +1,63 @@
+/**
+ * Ed25519 binary signatures (api-contract.md section 3): the message is the ASCII of the lowercase
+ * hex SHA-256 of the binary (64 bytes), the signature goes on the wire as 128 hex characters, and
+ * a signing key's `value` is the standard base64 of the raw 32-byte public key.
+ */
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+
+export interface Ed25519KeyPair {
+  /** PKCS#8 PEM. */
+  privateKeyPem: string;
+  /** SPKI PEM. */
+  publicKeyPem: string;
+  /** Base64 of the raw 32-byte public key: the signing key `value` the API stores. */
+  publicKeyValue: string;
+  /** Lowercase hex SHA-256 of the raw public key, as the server computes `keyid`. */
+  keyid: string;
+}
+
+/** The last 32 bytes of an Ed25519 SPKI DER are the raw key. */
+function rawPublicKey(key: KeyObject): Buffer {
+  const der = key.export({ format: 'der', type: 'spki' });
+  return der.subarray(der.length - 32);
+}
+
+export function describePublicKey(publicKey: KeyObject): Pick<Ed25519KeyPair, 'publicKeyPem' | 'publicKeyValue' | 'keyid'> {
+  const raw = rawPublicKey(publicKey);
+  return {
+    publicKeyPem: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
+    publicKeyValue: raw.toString('base64'),
+    keyid: createHash('sha256').update(raw).digest('hex'),
+  };
+}
+
+export function generateSigningKeyPair(): Ed25519KeyPair {
+  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+  return { privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), ...describePublicKey(publicKey) };
+}
+
+/** The public half of a stored private key. */
+export function keyPairFromPrivatePem(privateKeyPem: string): Ed25519KeyPair {
+  const privateKey = createPrivateKey(privateKeyPem);
+  if (privateKey.asymmetricKeyType !== 'ed25519') throw new Error(`signing keys are Ed25519, this one is ${privateKey.asymmetricKeyType}`);
+  return { privateKeyPem, ...describePublicKey(createPublicKey(privateKey)) };
+}
+
+function normalisedHash(hexHash: string): string {
+  const hash = hexHash.toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(hash)) throw new Error('a binary hash is 64 hex characters (SHA-256)');
+  return hash;
+}
+
+/** Signs a binary's hash; answers the 128-character lowercase hex signature. */
+export function signBinaryHash(privateKeyPem: string, hexHash: string): string {
+  return sign(null, Buffer.from(normalisedHash(hexHash), 'ascii'), createPrivateKey(privateKeyPem)).toString('hex');
+}
+
+/** Checks a hex signature of a binary hash against a public key (PEM SPKI or base64 raw value). */
+export function verifyBinarySignature(publicKey: string, hexHash: string, hexSignature: string): boolean {
+  const key = publicKey.includes('BEGIN')
+    ? createPublicKey(publicKey)
+    : createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(publicKey, 'base64')]), format: 'der', type: 'spki' });
+  return verify(null, Buffer.from(normalisedHash(hexHash), 'ascii'), key, Buffer.from(hexSignature, 'hex'));
+}

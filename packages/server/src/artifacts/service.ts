@@ -1,0 +1,98 @@
+/**
+ * Artifacts: named things a device installs (a rootfs, a bootloader, an app), each with versions.
+ * An artifact is deleted only once it has no versions left, so nothing a bundle points at vanishes.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/connection';
+import type { Actor } from '../http/actor';
+import { checkCustomMetadata } from '../http/custom-metadata';
+import { conflict, invalidField, notFound } from '../http/errors';
+import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { searchCondition, type SearchFields } from '../http/search';
+import { toRfc3339 } from '../http/time';
+import { idFor, insertWithCallerId } from './caller-id';
+import { artifacts, artifactVersions } from './schema';
+
+export type ArtifactRow = typeof artifacts.$inferSelect;
+
+export function artifactToWire(row: ArtifactRow) {
+  return {
+    prn: resourcePrn(row.organizationId, 'artifact', row.id),
+    organization_prn: organizationPrn(row.organizationId),
+    name: row.name,
+    description: row.description,
+    custom_metadata: row.customMetadata,
+    inserted_at: toRfc3339(row.insertedAt),
+    updated_at: toRfc3339(row.updatedAt),
+  };
+}
+
+export const ARTIFACT_SEARCH: SearchFields = {
+  name: { column: artifacts.name, type: 'string', operators: [':', '-', '~'] },
+  description: { column: artifacts.description, type: 'string', operators: [':', '-', '~'] },
+  inserted_at: { column: artifacts.insertedAt, type: 'datetime', operators: [':', '<', '<=', '>', '>='] },
+  updated_at: { column: artifacts.updatedAt, type: 'datetime', operators: [':', '<', '<=', '>', '>='] },
+};
+
+export interface ArtifactFields {
+  name?: string;
+  description?: string | null;
+  custom_metadata?: Record<string, unknown> | null;
+}
+
+/** The columns a create or PATCH body sets; undefined leaves a column as it is. */
+function columnsOf(input: ArtifactFields) {
+  checkCustomMetadata(input.custom_metadata);
+  return { name: input.name, description: input.description, customMetadata: input.custom_metadata };
+}
+
+export async function createArtifact(db: Executor, actor: Actor, input: ArtifactFields & { name: string; id?: string }) {
+  const id = idFor(input.id);
+  const values = { ...columnsOf(input), name: input.name, id, organizationId: actor.organizationId };
+  return insertWithCallerId('artifact', 'artifacts', id, async () => (await db.insert(artifacts).values(values).returning())[0]);
+}
+
+/** The artifact a prn names in the caller's organization; 404, or 422 on `field` when one is given. */
+export async function getArtifact(db: Executor, actor: Actor, prn: string, field?: string): Promise<ArtifactRow> {
+  const id = resourceIdFromPrn(prn, 'artifact', actor.organizationId);
+  const [row] = id ? await db.select().from(artifacts).where(and(eq(artifacts.id, id), eq(artifacts.organizationId, actor.organizationId))).limit(1) : [];
+  if (!row) throw field ? invalidField(field, 'not_found') : notFound('artifact', prn);
+  return row;
+}
+
+export async function listArtifacts(db: Executor, actor: Actor, query: ListQuery) {
+  const page = pageRequest(query);
+  const { where, orderBy } = keyset(artifacts, page);
+  const rows = await db
+    .select()
+    .from(artifacts)
+    .where(combine(eq(artifacts.organizationId, actor.organizationId), where, searchCondition(query.search, ARTIFACT_SEARCH)))
+    .orderBy(...orderBy)
+    .limit(page.limit + 1);
+  return toPage(rows, page);
+}
+
+export async function updateArtifact(db: Executor, actor: Actor, prn: string, changes: ArtifactFields) {
+  const current = await getArtifact(db, actor, prn);
+  const [row] = await db
+    .update(artifacts)
+    .set({ ...columnsOf(changes), updatedAt: sql`now()` })
+    .where(eq(artifacts.id, current.id))
+    .returning();
+  if (!row) throw notFound('artifact', prn); // deleted since we read it
+  return row;
+}
+
+/** 409 `artifact_has_versions` while any version remains. */
+export async function deleteArtifact(db: Database, actor: Actor, prn: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const current = await getArtifact(tx, actor, prn);
+    // The row lock waits out a version being created under it (the insert holds a key-share
+    // lock on the artifact), so the check below sees that version.
+    await tx.select({ id: artifacts.id }).from(artifacts).where(eq(artifacts.id, current.id)).for('update');
+    const [version] = await tx.select({ id: artifactVersions.id }).from(artifactVersions).where(eq(artifactVersions.artifactId, current.id)).limit(1);
+    if (version) throw conflict('artifact_has_versions', { prn });
+    await tx.delete(artifacts).where(eq(artifacts.id, current.id));
+  });
+}

@@ -1,0 +1,92 @@
+/**
+ * Cohorts: groups of devices of one product that releases are published to. A cohort never
+ * moves to another product (its devices and releases would stop matching it) and is never
+ * deleted (release history points at it).
+ */
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../db/connection';
+import type { Actor } from '../http/actor';
+import { invalidField, notFound } from '../http/errors';
+import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { searchCondition, type SearchFields } from '../http/search';
+import { toRfc3339 } from '../http/time';
+import { getProduct } from '../products/service';
+import { cohorts } from './schema';
+
+export type CohortRow = typeof cohorts.$inferSelect;
+
+export function cohortToWire(row: CohortRow) {
+  return {
+    prn: resourcePrn(row.organizationId, 'cohort', row.id),
+    organization_prn: organizationPrn(row.organizationId),
+    product_prn: resourcePrn(row.organizationId, 'product', row.productId),
+    name: row.name,
+    description: row.description,
+    inserted_at: toRfc3339(row.insertedAt),
+    updated_at: toRfc3339(row.updatedAt),
+  };
+}
+
+/** Per request, because product prns resolve only within the caller's organization. */
+function cohortSearch(organizationId: string): SearchFields {
+  return {
+    name: { column: cohorts.name, type: 'string', operators: [':', '-', '~'] },
+    description: { column: cohorts.description, type: 'string', operators: [':', '-', '~'] },
+    product_prn: { column: cohorts.productId, type: 'prn', operators: [':'], resolve: (prn) => resourceIdFromPrn(prn, 'product', organizationId) },
+    inserted_at: { column: cohorts.insertedAt, type: 'datetime', operators: [':', '<', '<=', '>', '>='] },
+    updated_at: { column: cohorts.updatedAt, type: 'datetime', operators: [':', '<', '<=', '>', '>='] },
+  };
+}
+
+export interface NewCohort {
+  name: string;
+  description?: string | null;
+  product_prn: string;
+}
+
+export async function createCohort(db: Executor, actor: Actor, input: NewCohort) {
+  const product = await getProduct(db, actor, input.product_prn, 'product_prn');
+  const [row] = await db
+    .insert(cohorts)
+    .values({ id: randomUUID(), organizationId: actor.organizationId, productId: product.id, name: input.name, description: input.description ?? null })
+    .returning();
+  return row;
+}
+
+/** The cohort a prn names in the caller's organization; 404, or 422 on `field` when one is given. */
+export async function getCohort(db: Executor, actor: Actor, prn: string, field?: string): Promise<CohortRow> {
+  const id = resourceIdFromPrn(prn, 'cohort', actor.organizationId);
+  const [row] = id ? await db.select().from(cohorts).where(and(eq(cohorts.id, id), eq(cohorts.organizationId, actor.organizationId))).limit(1) : [];
+  if (!row) throw field ? invalidField(field, 'not_found') : notFound('cohort', prn);
+  return row;
+}
+
+export async function listCohorts(db: Executor, actor: Actor, query: ListQuery) {
+  const page = pageRequest(query);
+  const { where, orderBy } = keyset(cohorts, page);
+  const rows = await db
+    .select()
+    .from(cohorts)
+    .where(combine(eq(cohorts.organizationId, actor.organizationId), where, searchCondition(query.search, cohortSearch(actor.organizationId))))
+    .orderBy(...orderBy)
+    .limit(page.limit + 1);
+  return toPage(rows, page);
+}
+
+export interface CohortChanges {
+  name?: string;
+  description?: string | null;
+  /** Accepted only unchanged: clients send the whole object back. */
+  product_prn?: string;
+}
+
+export async function updateCohort(db: Executor, actor: Actor, prn: string, changes: CohortChanges) {
+  const current = await getCohort(db, actor, prn);
+  if (changes.product_prn !== undefined && changes.product_prn !== cohortToWire(current).product_prn) throw invalidField('product_prn', 'immutable');
+  const { name, description } = changes;
+  if (name === undefined && description === undefined) return current;
+  const [row] = await db.update(cohorts).set({ name, description, updatedAt: sql`now()` }).where(eq(cohorts.id, current.id)).returning();
+  return row;
+}

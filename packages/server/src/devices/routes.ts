@@ -1,0 +1,103 @@
+import { Type } from 'typebox';
+import type { ContextRoutes } from '../http/app-types';
+import { actorOf } from '../http/auth';
+import { LIST_QUERY_PROPERTIES } from '../http/pagination';
+import { Description, list, NoContent, Nullable, Prn, PrnParams, ResourceFields, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
+import { createDevice, deleteDevice, deviceToWire, getDevice, listDevices, updateDevice } from './service';
+
+const ORG = '9a3b1f5e-7c1d-4e0a-9a4b-2f3c4d5e6f70';
+const ProductPrn = (description: string) => Prn(description, `prn:1:${ORG}:product:5c2d8e1f-3a4b-4c5d-9e6f-7a8b9c0d1e2f`);
+const CohortPrn = (description: string) => Nullable(Prn(description, `prn:1:${ORG}:cohort:1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d`));
+
+const Identifier = Type.String({ minLength: 1, maxLength: 128, description: 'The device\'s own identifier (often a serial number), 1 to 128 characters, unique within the organization.', examples: ['gw-00042'] });
+const DeviceDescription = Nullable(Description('What or where the device is, 1 to 256 characters, or null.'));
+const Tags = Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { description: 'Labels for phased rollouts and search (each 1 to 128 characters), or null.', examples: [['east', 'beta']] }));
+const Target = Nullable(Type.String({ minLength: 1, maxLength: 128, description: 'Target triplet the device runs, 1 to 128 characters, or null.', examples: ['aarch64-unknown-linux-gnu'] }));
+const Quarantined = Type.Boolean({ description: 'A quarantined device is told device_quarantine by update checks.' });
+const Archived = Type.Boolean({ description: 'Archived devices keep their history but may not authenticate; a product cannot be archived while it has unarchived devices.' });
+
+const Device = Type.Object({
+  ...ResourceFields,
+  identifier: Identifier,
+  product_prn: ProductPrn('The product of the device.'),
+  cohort_prn: CohortPrn('The cohort of the device (one of its product\'s), or null.'),
+  description: DeviceDescription,
+  quarantined: Quarantined,
+  archived: Archived,
+  tags: Tags,
+  target: Target,
+  last_connected_at: Nullable(Timestamp('When the device last connected; null if never.')),
+  reported_bundle_prn: Nullable(Type.String({ description: 'The bundle the device last reported running.' })),
+  reported_release_prn: Nullable(Type.String({ description: 'The release the device last reported running.' })),
+  reported_release_version: Nullable(Type.String({ description: 'The release version the device last reported.', examples: ['1.4.2'] })),
+});
+
+/** The fields create and PATCH share; all optional here, create makes two of them required. */
+const EditableFields = {
+  identifier: Type.Optional(Identifier),
+  product_prn: Type.Optional(ProductPrn('The product, in the same organization and not archived.')),
+  cohort_prn: Type.Optional(CohortPrn('A cohort of the device\'s product, or null.')),
+  description: Type.Optional(DeviceDescription),
+  quarantined: Type.Optional(Quarantined),
+  archived: Type.Optional(Archived),
+  tags: Type.Optional(Tags),
+  target: Type.Optional(Target),
+};
+
+const DeviceParams = PrnParams('Resource name of the device.');
+const TAGS = ['devices'];
+
+export const deviceRoutes: ContextRoutes = (app, { db }) => {
+  app.post('/devices', {
+    schema: {
+      tags: TAGS,
+      summary: 'Create a device',
+      description:
+        '422 `identifier` `taken` when the organization already has the identifier; `product_prn` `not_found` or `archived` (no devices are added to an archived product); `cohort_prn` `not_found` or `not_in_product`.',
+      body: Type.Object({ ...EditableFields, identifier: Identifier, product_prn: ProductPrn('The product, in the same organization and not archived.') }),
+      response: { 201: single('device', Device), ...STANDARD_ERRORS },
+    },
+    handler: async (request, reply) => reply.code(201).send({ device: deviceToWire(await createDevice(db, actorOf(request), request.body)) }),
+  });
+
+  app.get('/devices', {
+    schema: {
+      tags: TAGS,
+      summary: 'List devices',
+      description:
+        "Search fields: identifier, description and target (`:` `-` `~`), tags (`:` has the tag), quarantined and archived (`:`), product_prn and cohort_prn (`:`), inserted_at, updated_at and last_connected_at (`:` `<` `<=` `>` `>=`). Example: `tags:'east' and quarantined:false`.",
+      querystring: Type.Object(LIST_QUERY_PROPERTIES),
+      response: { 200: list('devices', Device), ...STANDARD_ERRORS },
+    },
+    handler: async (request) => {
+      const page = await listDevices(db, actorOf(request), request.query);
+      return { devices: page.items.map(deviceToWire), next_page: page.nextPage };
+    },
+  });
+
+  app.get('/devices/:prn', {
+    schema: { tags: TAGS, summary: 'Get a device', description: 'One device by its prn.', params: DeviceParams, response: { 200: single('device', Device), ...STANDARD_ERRORS } },
+    handler: async (request) => ({ device: deviceToWire(await getDevice(db, actorOf(request), request.params.prn)) }),
+  });
+
+  app.patch('/devices/:prn', {
+    schema: {
+      tags: TAGS,
+      summary: 'Update a device',
+      description:
+        'Changes the given fields and records a `device.updated` event naming them (none when nothing changed). Moving to another product needs a `cohort_prn` of that product (or null). Unarchiving a device of an archived product is 422 `archived` `product_archived`. The last_connected_at and reported_* fields come from the device and are ignored here.',
+      params: DeviceParams,
+      body: Type.Object(EditableFields),
+      response: { 200: single('device', Device), ...STANDARD_ERRORS },
+    },
+    handler: async (request) => ({ device: deviceToWire(await updateDevice(db, actorOf(request), request.params.prn, request.body)) }),
+  });
+
+  app.delete('/devices/:prn', {
+    schema: { tags: TAGS, summary: 'Delete a device', description: 'Removes the device; its events stay.', params: DeviceParams, response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
+    handler: async (request, reply) => {
+      await deleteDevice(db, actorOf(request), request.params.prn);
+      return reply.code(204).send();
+    },
+  });
+};

@@ -1,0 +1,43 @@
+/**
+ * The two queries every organization-owned resource repeats: one row by prn, and one keyset
+ * page of rows. Every table here has `id`, `organization_id` and `inserted_at`, and a prn of the
+ * wrong type or of another organization finds nothing, exactly like a missing row.
+ */
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Executor } from '../db/connection';
+import { combine, keyset, pageRequest, toPage, type ListQuery } from './pagination';
+import { resourceIdFromPrn, type PrnType } from './prn';
+import { searchCondition, type SearchFields } from './search';
+
+export type OwnedTable = PgTable & { id: PgColumn; organizationId: PgColumn; insertedAt: PgColumn };
+
+export async function findOwnedRow<T extends OwnedTable>(db: Executor, table: T, type: PrnType, organizationId: string, prn: unknown): Promise<T['$inferSelect'] | null> {
+  const id = resourceIdFromPrn(prn, type, organizationId);
+  if (!id) return null;
+  const rows = await db
+    .select()
+    .from(table as PgTable)
+    .where(and(eq(table.id, id), eq(table.organizationId, organizationId)))
+    .limit(1);
+  return (rows[0] as T['$inferSelect'] | undefined) ?? null;
+}
+
+export async function listOwnedRows<T extends OwnedTable>(
+  db: Executor,
+  table: T,
+  organizationId: string,
+  query: ListQuery,
+  search: SearchFields,
+  ...conditions: (SQL | undefined)[]
+): Promise<{ items: T['$inferSelect'][]; nextPage: string | null }> {
+  const page = pageRequest(query);
+  const { where, orderBy } = keyset(table, page);
+  const rows = await db
+    .select()
+    .from(table as PgTable)
+    .where(combine(eq(table.organizationId, organizationId), where, searchCondition(query.search, search), ...conditions))
+    .orderBy(...orderBy)
+    .limit(page.limit + 1);
+  return toPage(rows as (T['$inferSelect'] & { insertedAt: string; id: string })[], page);
+}
