@@ -20,10 +20,11 @@ export class DeviceAuthEvents {
 
   constructor(private readonly platform: Platform) {}
 
-  async connected(device: DeviceRow, fingerprint: string, ip: string, headers: Record<string, string>): Promise<void> {
+  /** Answers the device with last_connected_at as written, so the request sees its own visit. */
+  async connected(device: DeviceRow, fingerprint: string, ip: string, headers: Record<string, string>): Promise<DeviceRow> {
     const prn = resourcePrn(device.organizationId, 'device', device.id);
     const touch = this.lastConnected.due(device.id);
-    await this.platform.db.transaction(async (tx) => {
+    return this.platform.db.transaction(async (tx) => {
       await recordEvent(tx, {
         organizationId: device.organizationId,
         type: 'device',
@@ -32,13 +33,15 @@ export class DeviceAuthEvents {
         resourcePrn: prn,
         data: { device_prn: prn, ip, certificate_fingerprint: fingerprint, headers },
       });
-      if (touch) await touchLastConnected(tx, device.id);
+      const written = touch ? await touchLastConnected(tx, device.id) : null;
+      return written ? { ...device, lastConnectedAt: written } : device;
     });
   }
 
   /** Every authenticated request: keeps last_connected_at fresh on long-lived connections. */
-  async seen(device: DeviceRow): Promise<void> {
-    if (this.lastConnected.due(device.id)) await touchLastConnected(this.platform.db, device.id);
+  async seen(device: DeviceRow): Promise<DeviceRow> {
+    const written = this.lastConnected.due(device.id) ? await touchLastConnected(this.platform.db, device.id) : null;
+    return written ? { ...device, lastConnectedAt: written } : device;
   }
 
   async failed(failure: DeviceAuthFailure, ip: string): Promise<void> {

@@ -62,18 +62,19 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
       if (first) await events.failed(result, request.ip).catch((error) => request.log.error({ err: error }, 'could not record authentication failure'));
       throw refusal(result);
     }
-    const device = first ? result.device : await stillAdmitted(result.device, result.fingerprint);
-    if ('ok' in device) {
-      await events.failed(device, request.ip).catch((error) => request.log.error({ err: error }, 'could not record authentication failure'));
-      throw refusal(device);
+    const admitted = first ? result.device : await stillAdmitted(result.device, result.fingerprint);
+    if ('ok' in admitted) {
+      await events.failed(admitted, request.ip).catch((error) => request.log.error({ err: error }, 'could not record authentication failure'));
+      throw refusal(admitted);
     }
+    const device = first
+      ? await events.connected(admitted, result.fingerprint, request.ip, monitoredHeaders(request.headers))
+      : await events.seen(admitted);
     request.device = {
       row: device,
       organizationId: device.organizationId,
       prn: resourcePrn(device.organizationId, 'device', device.id),
       certificateFingerprint: result.fingerprint,
     };
-    if (first) await events.connected(device, result.fingerprint, request.ip, monitoredHeaders(request.headers));
-    else await events.seen(device);
   });
 }

@@ -9,13 +9,16 @@ import { devices } from './schema';
 
 export const LAST_CONNECTED_INTERVAL_MS = 60_000;
 
-export async function touchLastConnected(db: Executor, deviceId: string, intervalMs = LAST_CONNECTED_INTERVAL_MS): Promise<void> {
-  await db
+/** The new value when this call wrote it, else null (written recently, by any process). */
+export async function touchLastConnected(db: Executor, deviceId: string, intervalMs = LAST_CONNECTED_INTERVAL_MS): Promise<string | null> {
+  const [row] = await db
     .update(devices)
     .set({ lastConnectedAt: sql`now()` })
     .where(
       sql`${devices.id} = ${deviceId} and (${devices.lastConnectedAt} is null or ${devices.lastConnectedAt} < now() - make_interval(secs => ${intervalMs / 1000}))`,
-    );
+    )
+    .returning({ lastConnectedAt: devices.lastConnectedAt });
+  return row?.lastConnectedAt ?? null;
 }
 
 /** Per-process memory of recent writes, bounded so a huge fleet cannot grow it without end. */
