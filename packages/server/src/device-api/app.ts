@@ -32,6 +32,8 @@ export interface DeviceApi {
 
 // Devices send tiny requests; a large body is never legitimate here.
 const DEVICE_BODY_LIMIT = 64 * 1024;
+// Node's default is 120 s: a client that starts a handshake and stalls would hold its socket that long.
+const HANDSHAKE_TIMEOUT_MS = 10_000;
 
 function tlsOptions(identity: DeviceTlsIdentity) {
   return {
@@ -40,6 +42,7 @@ function tlsOptions(identity: DeviceTlsIdentity) {
     requestCert: true,
     rejectUnauthorized: false,
     secureOptions: constants.SSL_OP_NO_TICKET,
+    handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
   };
 }
 

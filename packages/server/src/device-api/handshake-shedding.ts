@@ -12,14 +12,15 @@ export interface TokenBucket {
   take(nowMs?: number): boolean;
 }
 
-export function createTokenBucket(ratePerSecond: number, burst: number): TokenBucket {
+export function createTokenBucket(ratePerSecond: number, burst: number, startMs = Date.now()): TokenBucket {
   const capacity = Math.max(burst, 1);
   let tokens = capacity;
-  let refilledAt = Date.now();
+  let refilledAt = startMs;
   return {
     take(nowMs = Date.now()) {
-      tokens = Math.min(capacity, tokens + ((nowMs - refilledAt) * ratePerSecond) / 1000);
-      refilledAt = nowMs;
+      // A clock step backwards adds nothing rather than removing tokens.
+      tokens = Math.min(capacity, tokens + (Math.max(0, nowMs - refilledAt) * ratePerSecond) / 1000);
+      refilledAt = Math.max(refilledAt, nowMs);
       if (tokens < 1) return false;
       tokens -= 1;
       return true;
