@@ -6,7 +6,7 @@ import { deviceToWire } from '../devices/service';
 import type { ContextRoutes } from '../http/app-types';
 import { ExpandQuery, parseExpand } from '../http/expand';
 import { ErrorBody, Nullable } from '../http/schemas';
-import { checkForUpdate, currentManifest, UPDATE_EXPAND } from './update-check';
+import { checkForUpdate, currentManifest, UPDATE_EXPANSIONS } from './update-check';
 
 const PRN_PATTERN = '^prn:1:[0-9a-f-]{36}:[a-z_]+:[0-9a-f-]{36}$';
 
@@ -33,7 +33,7 @@ const DeviceMe = Type.Object(
         identifier: Type.String(),
         quarantined: Type.Boolean(),
         cohort: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
-        manifest: Type.Optional(Nullable(Type.Array(Type.Unknown()))),
+        manifest: Type.Optional(Nullable(Type.Array(Type.Unknown(), { description: 'Entries of the bundle the device reports running; null when unknown.' }))),
       },
       { additionalProperties: true },
     ),
@@ -59,7 +59,7 @@ export const deviceApiRoutes: ContextRoutes = (app, platform) => {
       const device = deviceOf(request);
       const expand = parseExpand(request.query.expand, ME_EXPAND);
       const wire = deviceToWire(device.row);
-      const data: typeof wire & { cohort?: object | null; manifest?: unknown[] } = wire;
+      const data: typeof wire & { cohort?: object | null; manifest?: unknown[] | null } = wire;
       if (expand.has('cohort')) {
         // The device reads its own cohort as a read-only caller of its organization.
         const actor = { organizationId: device.organizationId, role: 'read' as const, keyKind: 'current' as const, keyId: device.row.id, userId: null, prn: device.prn };
@@ -78,18 +78,21 @@ export const deviceApiRoutes: ContextRoutes = (app, platform) => {
         'Resolves which bundle the device should run (api-contract.md section 5). Position headers: `canopy-release-prn`, `canopy-bundle-prn`, `canopy-release-version`. ' +
         'Answers `{status}` (`update`, `no_update`, `device_quarantine`); `expand` adds bundle_override, bundle, cohort, manifest, release, source_type.',
       headers: PositionHeaders,
-      querystring: Type.Object({ expand: ExpandQuery(UPDATE_EXPAND) }),
+      querystring: Type.Object({ expand: ExpandQuery(UPDATE_EXPANSIONS) }),
       response: { 200: UpdateAnswer, ...DEVICE_ERRORS },
     },
     handler: async (request) => {
       const device = deviceOf(request);
-      const expand = parseExpand(request.query.expand, UPDATE_EXPAND);
-      const headers = {
+      const expand = parseExpand(request.query.expand, UPDATE_EXPANSIONS);
+      const reported = {
         releasePrn: request.headers['canopy-release-prn'],
         bundlePrn: request.headers['canopy-bundle-prn'],
         releaseVersion: request.headers['canopy-release-version'],
       };
-      return checkForUpdate(platform, device.row, headers, { expand, write: true });
+      // The device API records what the device reports on every check (`write`).
+      const check = await checkForUpdate(platform, device.row, reported, { write: true, actorPrn: device.prn });
+      // The service builds the answer field by field; its `status` is always set.
+      return (await check.deviceAnswer(expand)) as Type.Static<typeof UpdateAnswer>;
     },
   });
 };

@@ -1,39 +1,48 @@
 /**
  * ADAPTER — stands in for the releases context's update service until it lands on main.
  *
- * The releases branch exports `checkForUpdate(platform, device, headers, { expand, write })` from
- * src/releases/update-service.ts (full resolution of api-contract.md section 5, manifests, claims,
- * events). This file has the same shape, so the swap is one import in routes.ts. Until then it
- * answers what needs no release tables: quarantine, and no_update for everyone else.
+ * The releases branch exports, from src/releases/update-service.ts,
+ *   checkForUpdate(platform, device, { releasePrn, bundlePrn, releaseVersion }, { write, actorPrn })
+ *     -> { result, deviceAnswer(expand), adminAnswer() }
+ * and UPDATE_EXPANSIONS. This file has exactly that shape, so the swap is one import in routes.ts
+ * (and deleting this file). Until then it answers what needs no release tables: quarantine, and
+ * no_update for everyone else, with each expanded field null.
  */
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
 import type { Platform } from '../platform';
 
-export const UPDATE_EXPAND = ['bundle_override', 'bundle', 'cohort', 'manifest', 'release', 'source_type'] as const;
-export type UpdateExpand = (typeof UPDATE_EXPAND)[number];
+export const UPDATE_EXPANSIONS = ['source_type', 'release', 'bundle', 'bundle_override', 'cohort', 'manifest'] as const;
+export type UpdateExpansion = (typeof UPDATE_EXPANSIONS)[number];
 
 /** The position headers as sent (already checked for shape by the route schema). */
-export interface PositionHeaderValues {
-  releasePrn?: string;
-  bundlePrn?: string;
-  releaseVersion?: string;
+export interface ReportedState {
+  releasePrn?: string | null;
+  bundlePrn?: string | null;
+  releaseVersion?: string | null;
 }
 
-export interface UpdateCheckOptions {
-  expand: ReadonlySet<UpdateExpand>;
-  /** Record what the device reported and the check's events (the device API always writes). */
-  write: boolean;
+export interface CheckOptions {
+  /** Store the reported state on the device. */
+  write?: boolean;
+  actorPrn: string | null;
 }
 
-export type UpdateAnswer = { status: 'update' | 'no_update' | 'device_quarantine' } & Partial<Record<UpdateExpand, unknown>>;
-
-export async function checkForUpdate(_platform: Platform, device: DeviceRow, _headers: PositionHeaderValues, options: UpdateCheckOptions): Promise<UpdateAnswer> {
-  const answer: UpdateAnswer = { status: device.quarantined ? 'device_quarantine' : 'no_update' };
-  for (const field of options.expand) answer[field] = field === 'manifest' ? [] : null;
-  return answer;
+export interface UpdateCheck {
+  deviceAnswer(expand: ReadonlySet<UpdateExpansion>): Promise<Record<string, unknown>>;
 }
 
-/** The manifest of what the device runs now, for `GET /device/me?expand=manifest`. */
-export async function currentManifest(_platform: Platform, _device: DeviceRow): Promise<unknown[]> {
-  return [];
+export async function checkForUpdate(_platform: Platform, device: DeviceRow, _reported: ReportedState, _options: CheckOptions): Promise<UpdateCheck> {
+  const status = device.quarantined ? 'device_quarantine' : 'no_update';
+  return {
+    deviceAnswer: async (expand) => {
+      const answer: Record<string, unknown> = { status };
+      for (const field of expand) answer[field] = null;
+      return answer;
+    },
+  };
+}
+
+/** The manifest of what the device runs now (its reported bundle), for `GET /device/me?expand=manifest`. */
+export async function currentManifest(_platform: Platform, _device: DeviceRow): Promise<unknown[] | null> {
+  return null;
 }
