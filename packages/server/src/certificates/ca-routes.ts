@@ -56,7 +56,7 @@ export const caCertificateRoutes: ContextRoutes = (app, { db }) => {
       tags: ['ca_certificates'],
       summary: 'Get a CA verification code',
       description: 'A code valid for one week, usable once: sign a certificate whose CN is this code with the CA key, and send it as `verification_certificate` when registering the CA.',
-      response: { 201: Type.Object({ verification_code: Type.String({ examples: ['9F86D081884C7D659A2FEAA0C55AD015'] }) }), ...STANDARD_ERRORS },
+      response: { 201: Type.Object({ verification_code: Type.String({ examples: ['9F86D081884C7D659A2FEAA0C55AD015'] }) }, { description: 'The new code.' }), ...STANDARD_ERRORS },
     },
     handler: async (request, reply) => reply.code(201).send({ verification_code: await createVerificationCode(db, actorOf(request).organizationId) }),
   });
