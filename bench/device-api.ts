@@ -20,6 +20,8 @@ const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
 const HANDSHAKE_CONCURRENCY = 16;
+/** Devices that connect in the handshake test, one new connection each in turn. */
+const HANDSHAKE_DEVICES = 256;
 
 async function seed(databaseUrl: string, productPrn: string, devices: BenchDevice[]): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -83,10 +85,11 @@ async function startHelloWorld(deviceCaPem: string, probe: MtlsClient) {
 await withDatabase(async (databaseUrl) => {
   const started = Date.now();
   const deviceCa = await makeDeviceCa();
-  const devices = await makeDevices(deviceCa, DEVICES);
-  console.log(`made ${DEVICES} device certificates in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const clients = devices.slice(0, CONNECTIONS).map((d) => ({ certPem: d.certPem, keyPem: d.keyPem }));
-  const handshakeClients = devices.slice(CONNECTIONS, CONNECTIONS + 2000).map((d) => ({ certPem: d.certPem, keyPem: d.keyPem }));
+  const devices = await makeDevices(deviceCa, DEVICES, CONNECTIONS + HANDSHAKE_DEVICES);
+  console.log(`made ${CONNECTIONS + HANDSHAKE_DEVICES} device certificates in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const withCertificates = devices.slice(-(CONNECTIONS + HANDSHAKE_DEVICES)).map((d) => ({ certPem: d.certPem, keyPem: d.keyPem }));
+  const clients = withCertificates.slice(0, CONNECTIONS);
+  const handshakeClients = withCertificates.slice(CONNECTIONS);
 
   const hello = await startHelloWorld(deviceCa.certPem, clients[0]);
   let baseline;
@@ -124,6 +127,7 @@ await withDatabase(async (databaseUrl) => {
         `  | baseline ${baselineHandshakes.requestsPerSecond.toFixed(0)} /s  (target >= 500 /s)` +
         `${handshakes.non2xx || handshakes.errors ? `  !! non-2xx ${handshakes.non2xx}, errors ${handshakes.errors}` : ''}`,
     );
+    console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
     console.log(`server RSS now ${canopy.child.rssMb().toFixed(0)} MB, peak ${canopy.child.peakRssMb().toFixed(0)} MB`);
   } finally {
     await canopy.child.stop();

@@ -89,19 +89,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           `  admin user:     ${bootstrap.username} / ${bootstrap.password}\n\n`,
       );
     }
-    const admin = await buildAdminApi(platform);
-    const adminUrl = await admin.listen({ port: config.adminPort, host: config.host });
-    log.info({ adminUrl, database: handle.driver }, 'canopy admin API listening');
+    // The device API listens first: once the admin API's /healthz answers, devices can connect too.
     const identity = await loadDeviceTlsIdentity(config);
     const device = await buildDeviceApi(platform, identity, `https://${config.host}:${config.devicePort}`);
-    let deviceUrl: string;
+    const deviceUrl = await device.app.listen({ port: config.devicePort, host: config.host });
+    log.info({ deviceUrl, identity: identity.source }, 'canopy device API listening');
+    const admin = await buildAdminApi(platform);
+    let adminUrl: string;
     try {
-      deviceUrl = await device.app.listen({ port: config.devicePort, host: config.host });
+      adminUrl = await admin.listen({ port: config.adminPort, host: config.host });
     } catch (error) {
-      await admin.close();
+      await device.app.close();
       throw error;
     }
-    log.info({ deviceUrl, identity: identity.source }, 'canopy device API listening');
+    log.info({ adminUrl, database: handle.driver }, 'canopy admin API listening');
     const site = await startSite(config, log);
     runner?.start();
     for (const service of services) service.start();
