@@ -2,14 +2,15 @@
  * Artifacts: named things a device installs (a rootfs, a bootloader, an app), each with versions.
  * An artifact is deleted only once it has no versions left, so nothing a bundle points at vanishes.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { checkCustomMetadata } from '../http/custom-metadata';
-import { conflict, invalidField, notFound } from '../http/errors';
-import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
-import { searchCondition, type SearchFields } from '../http/search';
+import { conflict, notFound } from '../http/errors';
+import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
+import type { ListQuery } from '../http/pagination';
+import { organizationPrn, resourcePrn } from '../http/prn';
+import type { SearchFields } from '../http/search';
 import { toRfc3339 } from '../http/time';
 import { idFor, insertWithCallerId } from './caller-id';
 import { artifacts, artifactVersions } from './schema';
@@ -54,23 +55,12 @@ export async function createArtifact(db: Executor, actor: Actor, input: Artifact
 }
 
 /** The artifact a prn names in the caller's organization; 404, or 422 on `field` when one is given. */
-export async function getArtifact(db: Executor, actor: Actor, prn: string, field?: string): Promise<ArtifactRow> {
-  const id = resourceIdFromPrn(prn, 'artifact', actor.organizationId);
-  const [row] = id ? await db.select().from(artifacts).where(and(eq(artifacts.id, id), eq(artifacts.organizationId, actor.organizationId))).limit(1) : [];
-  if (!row) throw field ? invalidField(field, 'not_found') : notFound('artifact', prn);
-  return row;
+export function getArtifact(db: Executor, actor: Actor, prn: string, field?: string): Promise<ArtifactRow> {
+  return requireOwnedRow(db, artifacts, 'artifact', actor.organizationId, prn, field);
 }
 
-export async function listArtifacts(db: Executor, actor: Actor, query: ListQuery) {
-  const page = pageRequest(query);
-  const { where, orderBy } = keyset(artifacts, page);
-  const rows = await db
-    .select()
-    .from(artifacts)
-    .where(combine(eq(artifacts.organizationId, actor.organizationId), where, searchCondition(query.search, ARTIFACT_SEARCH)))
-    .orderBy(...orderBy)
-    .limit(page.limit + 1);
-  return toPage(rows, page);
+export function listArtifacts(db: Executor, actor: Actor, query: ListQuery) {
+  return listOwnedRows(db, artifacts, actor.organizationId, query, ARTIFACT_SEARCH);
 }
 
 export async function updateArtifact(db: Executor, actor: Actor, prn: string, changes: ArtifactFields) {

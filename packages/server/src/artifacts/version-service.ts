@@ -2,15 +2,16 @@
  * Artifact versions: one version (1-128 characters, unique per artifact) of an artifact; the
  * binaries for each target hang off a version. The version stays with its artifact for life.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
 import { isUniqueViolation } from '../accounts/service';
 import type { Actor } from '../http/actor';
 import { checkCustomMetadata } from '../http/custom-metadata';
 import { invalidField, notFound } from '../http/errors';
-import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
+import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
+import type { ListQuery } from '../http/pagination';
 import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
-import { searchCondition, type SearchFields } from '../http/search';
+import type { SearchFields } from '../http/search';
 import { toRfc3339 } from '../http/time';
 import { idFor, insertWithCallerId } from './caller-id';
 import { artifacts, artifactVersions } from './schema';
@@ -92,13 +93,8 @@ export async function createArtifactVersion(db: Database, actor: Actor, input: N
 }
 
 /** The version a prn names in the caller's organization; 404, or 422 on `field` when one is given. */
-export async function getArtifactVersion(db: Executor, actor: Actor, prn: string, field?: string): Promise<ArtifactVersionRow> {
-  const id = resourceIdFromPrn(prn, 'artifact_version', actor.organizationId);
-  const [row] = id
-    ? await db.select().from(artifactVersions).where(and(eq(artifactVersions.id, id), eq(artifactVersions.organizationId, actor.organizationId))).limit(1)
-    : [];
-  if (!row) throw field ? invalidField(field, 'not_found') : notFound('artifact_version', prn);
-  return row;
+export function getArtifactVersion(db: Executor, actor: Actor, prn: string, field?: string): Promise<ArtifactVersionRow> {
+  return requireOwnedRow(db, artifactVersions, 'artifact_version', actor.organizationId, prn, field);
 }
 
 export interface ArtifactVersionListQuery extends ListQuery {
@@ -106,24 +102,10 @@ export interface ArtifactVersionListQuery extends ListQuery {
   artifact_prn?: string;
 }
 
-export async function listArtifactVersions(db: Executor, actor: Actor, query: ArtifactVersionListQuery) {
-  const page = pageRequest(query);
-  const { where, orderBy } = keyset(artifactVersions, page);
+export function listArtifactVersions(db: Executor, actor: Actor, query: ArtifactVersionListQuery) {
   const artifactId = query.artifact_prn === undefined ? undefined : resourceIdFromPrn(query.artifact_prn, 'artifact', actor.organizationId);
-  const rows = await db
-    .select()
-    .from(artifactVersions)
-    .where(
-      combine(
-        eq(artifactVersions.organizationId, actor.organizationId),
-        artifactId === undefined ? undefined : artifactId === null ? sql`false` : eq(artifactVersions.artifactId, artifactId),
-        where,
-        searchCondition(query.search, artifactVersionSearch(actor.organizationId)),
-      ),
-    )
-    .orderBy(...orderBy)
-    .limit(page.limit + 1);
-  return toPage(rows, page);
+  const ofArtifact = artifactId === undefined ? undefined : artifactId === null ? sql`false` : eq(artifactVersions.artifactId, artifactId);
+  return listOwnedRows(db, artifactVersions, actor.organizationId, query, artifactVersionSearch(actor.organizationId), ofArtifact);
 }
 
 export interface ArtifactVersionChanges extends ArtifactVersionFields {

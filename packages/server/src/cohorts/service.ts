@@ -4,13 +4,14 @@
  * deleted (release history points at it).
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
-import { invalidField, notFound } from '../http/errors';
-import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
+import { invalidField } from '../http/errors';
+import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
+import type { ListQuery } from '../http/pagination';
 import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
-import { searchCondition, type SearchFields } from '../http/search';
+import type { SearchFields } from '../http/search';
 import { toRfc3339 } from '../http/time';
 import { getProduct } from '../products/service';
 import { cohorts } from './schema';
@@ -56,23 +57,12 @@ export async function createCohort(db: Executor, actor: Actor, input: NewCohort)
 }
 
 /** The cohort a prn names in the caller's organization; 404, or 422 on `field` when one is given. */
-export async function getCohort(db: Executor, actor: Actor, prn: string, field?: string): Promise<CohortRow> {
-  const id = resourceIdFromPrn(prn, 'cohort', actor.organizationId);
-  const [row] = id ? await db.select().from(cohorts).where(and(eq(cohorts.id, id), eq(cohorts.organizationId, actor.organizationId))).limit(1) : [];
-  if (!row) throw field ? invalidField(field, 'not_found') : notFound('cohort', prn);
-  return row;
+export function getCohort(db: Executor, actor: Actor, prn: string, field?: string): Promise<CohortRow> {
+  return requireOwnedRow(db, cohorts, 'cohort', actor.organizationId, prn, field);
 }
 
-export async function listCohorts(db: Executor, actor: Actor, query: ListQuery) {
-  const page = pageRequest(query);
-  const { where, orderBy } = keyset(cohorts, page);
-  const rows = await db
-    .select()
-    .from(cohorts)
-    .where(combine(eq(cohorts.organizationId, actor.organizationId), where, searchCondition(query.search, cohortSearch(actor.organizationId))))
-    .orderBy(...orderBy)
-    .limit(page.limit + 1);
-  return toPage(rows, page);
+export function listCohorts(db: Executor, actor: Actor, query: ListQuery) {
+  return listOwnedRows(db, cohorts, actor.organizationId, query, cohortSearch(actor.organizationId));
 }
 
 export interface CohortChanges {

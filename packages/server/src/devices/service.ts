@@ -11,8 +11,9 @@ import { isUniqueViolation } from '../accounts/service';
 import { recordEvent } from '../events/service';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound } from '../http/errors';
-import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
+import type { ListQuery } from '../http/pagination';
+import { organizationPrn, resourcePrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
 import { cohortForDevice, lockProduct, productForDevice } from './placement';
 import { devices } from './schema';
@@ -86,23 +87,12 @@ export async function findDeviceById(db: Executor, organizationId: string, id: s
 }
 
 /** The device a prn names in the caller's organization; 404, or 422 on `field` when one is given. */
-export async function getDevice(db: Executor, actor: Actor, prn: string, field?: string): Promise<DeviceRow> {
-  const id = resourceIdFromPrn(prn, 'device', actor.organizationId);
-  const row = id ? await findDeviceById(db, actor.organizationId, id) : null;
-  if (!row) throw field ? invalidField(field, 'not_found') : notFound('device', prn);
-  return row;
+export function getDevice(db: Executor, actor: Actor, prn: string, field?: string): Promise<DeviceRow> {
+  return requireOwnedRow(db, devices, 'device', actor.organizationId, prn, field);
 }
 
-export async function listDevices(db: Executor, actor: Actor, query: ListQuery) {
-  const page = pageRequest(query);
-  const { where, orderBy } = keyset(devices, page);
-  const rows = await db
-    .select()
-    .from(devices)
-    .where(combine(eq(devices.organizationId, actor.organizationId), where, deviceSearchCondition(query.search, actor.organizationId)))
-    .orderBy(...orderBy)
-    .limit(page.limit + 1);
-  return toPage(rows, page);
+export function listDevices(db: Executor, actor: Actor, query: ListQuery) {
+  return listOwnedRows(db, devices, actor.organizationId, query, (search) => deviceSearchCondition(search, actor.organizationId));
 }
 
 export interface DeviceChanges extends DeviceFields {

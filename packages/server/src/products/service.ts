@@ -7,8 +7,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
 import { devices } from '../devices/schema';
 import type { Actor } from '../http/actor';
-import { conflict, invalidField, notFound } from '../http/errors';
-import { findOwnedRow, listOwnedRows } from '../http/owned-rows';
+import { conflict, invalidField } from '../http/errors';
+import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
 import { organizationPrn, resourcePrn } from '../http/prn';
 import type { SearchFields } from '../http/search';
@@ -53,10 +53,8 @@ export async function createProduct(db: Executor, actor: Actor, input: { name: s
 }
 
 /** The product a prn names in the caller's organization; 404 (or 422 on `field`) for any other prn. */
-export async function getProduct(db: Executor, actor: Actor, prn: string, field?: string): Promise<ProductRow> {
-  const row = await findOwnedRow(db, products, 'product', actor.organizationId, prn);
-  if (!row) throw field ? invalidField(field, 'not_found') : notFound('product', prn);
-  return row;
+export function getProduct(db: Executor, actor: Actor, prn: string, field?: string): Promise<ProductRow> {
+  return requireOwnedRow(db, products, 'product', actor.organizationId, prn, field);
 }
 
 export function listProducts(db: Executor, actor: Actor, query: ListQuery) {

@@ -4,14 +4,15 @@
  * may rename a key but a different key is a new signing key.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { isUniqueViolation } from '../accounts/service';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound } from '../http/errors';
-import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
-import { searchCondition, type SearchFields } from '../http/search';
+import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
+import type { ListQuery } from '../http/pagination';
+import { organizationPrn, resourcePrn } from '../http/prn';
+import type { SearchFields } from '../http/search';
 import { toRfc3339 } from '../http/time';
 import { keyIdOf, parseEd25519PublicKey, rawBase64ToPem } from './ed25519';
 import { signingKeys } from './schema';
@@ -64,23 +65,12 @@ export async function createSigningKey(db: Executor, actor: Actor, input: { name
 }
 
 /** The signing key a prn names in the caller's organization; 404 (or 422 on `field`) otherwise. */
-export async function getSigningKey(db: Executor, actor: Actor, prn: string, field?: string): Promise<SigningKeyRow> {
-  const id = resourceIdFromPrn(prn, 'signing_key', actor.organizationId);
-  const [row] = id ? await db.select().from(signingKeys).where(and(eq(signingKeys.id, id), eq(signingKeys.organizationId, actor.organizationId))).limit(1) : [];
-  if (!row) throw field ? invalidField(field, 'not_found') : notFound('signing_key', prn);
-  return row;
+export function getSigningKey(db: Executor, actor: Actor, prn: string, field?: string): Promise<SigningKeyRow> {
+  return requireOwnedRow(db, signingKeys, 'signing_key', actor.organizationId, prn, field);
 }
 
-export async function listSigningKeys(db: Executor, actor: Actor, query: ListQuery) {
-  const page = pageRequest(query);
-  const { where, orderBy } = keyset(signingKeys, page);
-  const rows = await db
-    .select()
-    .from(signingKeys)
-    .where(combine(eq(signingKeys.organizationId, actor.organizationId), where, searchCondition(query.search, SIGNING_KEY_SEARCH)))
-    .orderBy(...orderBy)
-    .limit(page.limit + 1);
-  return toPage(rows, page);
+export function listSigningKeys(db: Executor, actor: Actor, query: ListQuery) {
+  return listOwnedRows(db, signingKeys, actor.organizationId, query, SIGNING_KEY_SEARCH);
 }
 
 /**

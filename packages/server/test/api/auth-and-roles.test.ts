@@ -110,3 +110,19 @@ describe('users', () => {
     expect(me.body.data).toMatchObject({ prn: null, role: 'admin', organization_prn: `prn:1:${t.organizationId}` });
   });
 });
+
+describe('organization isolation of keys and users', () => {
+  it('never lists, revokes or shows another organization\'s keys and users', async () => {
+    const other = await t.createOrganization();
+    const theirKey = (await other.api('POST', '/api_keys', { name: 'theirs' })).body.api_key;
+    const theirUser = (await other.api('POST', '/users', { username: `their-${Date.now()}`, password: 'long enough' })).body.user;
+    expect((await t.api('DELETE', `/api_keys/${theirKey.prn}`)).status).toBe(404);
+    expect((await t.api('DELETE', `/users/${theirUser.prn}`)).status).toBe(404);
+    const keys = (await t.api('GET', '/api_keys?limit=100')).body.api_keys.map((k: any) => k.prn);
+    const users = (await t.api('GET', '/users?limit=100')).body.users.map((u: any) => u.prn);
+    expect(keys).not.toContain(theirKey.prn);
+    expect(users).not.toContain(theirUser.prn);
+    // Their key still works: nothing was revoked across the boundary.
+    expect((await other.api('GET', '/products', undefined, { key: theirKey.key })).status).toBe(200);
+  });
+});
