@@ -1,0 +1,25 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeAvocadoPages } from './lib/avocadoPages';
+import { loadBoards } from './lib/boards';
+import { writeCliPages } from './lib/cliPages';
+import { loadCliData, loadCliTree } from './lib/cliTree';
+import { writeHardware } from './lib/hardwarePages';
+import { checkOpenApi, refreshOpenApi } from './lib/openapi';
+
+// Prebuild step: turns the small data files into the repetitive pages (CLI actions, avocado
+// commands, board guides and board pages). The output is git-ignored and rebuilt every time.
+const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoDir = path.resolve(siteDir, '..');
+
+const openapi = refreshOpenApi(repoDir);
+checkOpenApi(repoDir);
+
+const cliData = loadCliData(siteDir);
+const { tree, source } = loadCliTree(repoDir, cliData);
+const cli = writeCliPages(path.join(siteDir, 'docs/canopy-core/tools/canopy-cli'), tree, cliData);
+const avocado = writeAvocadoPages(siteDir);
+const hardware = writeHardware(siteDir, loadBoards(siteDir));
+
+console.log(`[generate] OpenAPI: ${openapi}`);
+console.log(`[generate] ${cli.length} CLI pages from ${source}, ${avocado.length} avocado pages, ${hardware.length} hardware routes`);

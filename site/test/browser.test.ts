@@ -1,0 +1,249 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listOperations } from '../src/api/openapi';
+import { launchChromium } from './helpers/browser';
+import { buildDir, expectedRoutes, repoDir } from './helpers/paths';
+import { startStaticServer } from './helpers/staticServer';
+
+let server: Awaited<ReturnType<typeof startStaticServer>>;
+let browser: Browser;
+let context: BrowserContext;
+const requested: string[] = [];
+const beacons: string[] = [];
+
+async function fresh(viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const page = await context.newPage();
+  await page.setViewportSize(viewport);
+  return page;
+}
+
+beforeAll(async () => {
+  server = await startStaticServer(buildDir);
+  browser = await launchChromium();
+  context = await browser.newContext();
+  // Every request of every page is recorded, to prove browsing stays on this host.
+  context.on('request', (req) => {
+    requested.push(req.url());
+    if (req.resourceType() === 'ping') beacons.push(req.url());
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('routes', () => {
+  it('answer 200 with a "Title | Canopy Docs" title for every spec route', async () => {
+    const failures: string[] = [];
+    for (const route of expectedRoutes()) {
+      const res = await fetch(server.url + route);
+      const html = await res.text();
+      const title = html.match(/<title[^>]*>([^<]*)<\/title>/)?.[1] ?? '';
+      if (res.status !== 200 || !/^.+ \| Canopy Docs$/.test(title)) failures.push(`${route}: ${res.status} "${title}"`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('keep their title after hydration in the browser', async () => {
+    const page = await fresh();
+    for (const route of ['/', '/overview', '/canopy-core/tools/admin-api', '/solutions/nxp/imx8mp', '/hardware/nxp/imx8mp/solution-overview', '/canopy-core/tools/canopy-cli/artifacts/create']) {
+      await page.goto(server.url + route);
+      await page.waitForLoadState('networkidle');
+      expect(await page.title()).toMatch(/^.+ \| Canopy Docs$/);
+    }
+    await page.close();
+  });
+
+  it('show the not-found page for an unknown path', async () => {
+    const page = await fresh();
+    const res = await page.goto(`${server.url}/no/such/page`);
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Page Not Found' }).isVisible()).resolves.toBe(true);
+    await page.close();
+  });
+});
+
+describe('announcement bar', () => {
+  it('closes, stays closed after reload, and returns when its id changes', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/overview`);
+    const bar = page.locator('div[role="banner"]', { hasText: 'under active migration' });
+    await bar.waitFor({ state: 'visible' });
+    await bar.getByRole('button', { name: 'Close' }).click();
+    await bar.waitFor({ state: 'hidden' });
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    expect(await bar.isVisible()).toBe(false);
+    // A stored id that differs from the configured one is what a new announcement looks like.
+    await page.evaluate(() => localStorage.setItem('docusaurus.announcement.id', 'an-older-announcement'));
+    await page.reload();
+    await bar.waitFor({ state: 'visible' });
+    await page.close();
+  });
+});
+
+describe('colour mode', () => {
+  it('is light and forgets a stored choice', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/overview`);
+    await page.evaluate(() => localStorage.setItem('theme', 'dark'));
+    await page.reload();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getAttribute('html', 'data-theme')).toBe('light');
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBeNull();
+    await page.close();
+  });
+});
+
+describe('search', () => {
+  for (const [name, press] of [
+    ['Ctrl+K', (p: Page) => p.keyboard.press('Control+k')],
+    ['/', (p: Page) => p.keyboard.press('/')],
+  ] as const) {
+    it(`opens with ${name}, finds a known page, and closes with Escape`, async () => {
+      const page = await fresh();
+      await page.goto(`${server.url}/overview`);
+      await page.waitForLoadState('networkidle');
+      await press(page);
+      const dialog = page.getByRole('dialog', { name: 'Search docs' });
+      await dialog.waitFor({ state: 'visible' });
+      await dialog.getByRole('searchbox').fill('webhooks');
+      await dialog.locator('a[href="/canopy-core/reference/integration-management/webhooks"]').first().waitFor();
+      await expect(dialog.getByText(/See all \d+ results/).isVisible()).resolves.toBe(true);
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await page.close();
+    });
+  }
+
+  it('answers in ask mode with quoted passages, and Escape leaves ask mode before closing', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/overview`);
+    await page.waitForLoadState('networkidle');
+    await page.keyboard.press('Control+k');
+    const dialog = page.getByRole('dialog', { name: 'Search docs' });
+    await dialog.getByRole('button', { name: 'Ask a question' }).click();
+    await dialog.getByRole('searchbox').fill('how do I roll a webhook secret');
+    await page.keyboard.press('Enter');
+    await dialog.locator('blockquote a').first().waitFor();
+    await expect(dialog.getByRole('searchbox').getAttribute('placeholder')).resolves.toBe('Ask another question...');
+    await page.keyboard.press('Escape');
+    await expect(dialog.isVisible()).resolves.toBe(true);
+    await expect(dialog.getByRole('searchbox').getAttribute('placeholder')).resolves.toBe('Search docs');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.close();
+  });
+
+  it('shows the no-results message', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/search?q=zzqqxxnotaword`);
+    await page.getByText('No results found for').waitFor();
+    await expect(page.getByText('Believe this query should return results?').isVisible()).resolves.toBe(true);
+    await page.close();
+  });
+
+  it('lists results on /search?q=', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/search?q=tunnels`);
+    await page.locator('.search-page-results a[href="/canopy-core/reference/remote-access/tunnels"]').first().waitFor();
+    await page.close();
+  });
+});
+
+describe('mobile layout', () => {
+  it('opens the sidebar from the hamburger at 800px and closes it on navigation', async () => {
+    const page = await fresh({ width: 800, height: 900 });
+    await page.goto(`${server.url}/canopy-core/guides/getting-started`);
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('button', { name: /toggle navigation bar/i }).click();
+    const sidebar = page.locator('.navbar-sidebar');
+    await sidebar.waitFor({ state: 'visible' });
+    await sidebar.locator('a[href="/canopy-core/guides/binary-management"]').first().click();
+    await page.waitForURL(/\/canopy-core\/guides\/binary-management$/);
+    await sidebar.waitFor({ state: 'hidden' });
+    await page.close();
+  });
+});
+
+describe('page behaviour', () => {
+  it('hides the navbar on scroll down and lists headings of levels 2 and 3 in the TOC', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/avocado-os/tools/avocado-cli/commands/build`);
+    await page.waitForLoadState('networkidle');
+    const toc = page.locator('.table-of-contents').last();
+    await expect(toc.locator('a[href="#options"]').count()).resolves.toBe(1);
+    await expect(toc.locator('a[href="#common-options"]').count()).resolves.toBe(1);
+    // A long page, so there is room to scroll down.
+    await page.goto(`${server.url}/canopy-core/tools/admin-api`);
+    await page.waitForLoadState('networkidle');
+    const navbar = page.locator('nav.navbar');
+    await page.mouse.move(600, 500);
+    await page.mouse.wheel(0, 600);
+    await page.waitForTimeout(400);
+    await page.mouse.wheel(0, 600);
+    await expect.poll(() => navbar.getAttribute('class'), { timeout: 5000 }).toMatch(/navbarHidden/);
+    await page.close();
+  });
+
+  it('makes content images zoomable once the page has settled', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/canopy-core/overview`);
+    const image = page.locator('.markdown img').first();
+    await image.waitFor();
+    await page.waitForTimeout(1300);
+    await image.click();
+    await page.locator('.medium-zoom-image--opened').waitFor();
+    await page.close();
+  });
+
+  it('shows the progress bar when a route takes longer than 200 ms to load', async () => {
+    const page = await fresh();
+    let slow = false;
+    // Scripts fetched after this point (the next route's chunks) arrive late.
+    await page.route('**/assets/js/**', async (route) => {
+      if (slow) await new Promise((r) => setTimeout(r, 900));
+      await route.continue();
+    });
+    await page.goto(`${server.url}/overview`);
+    await page.waitForLoadState('networkidle');
+    slow = true;
+    // Navigate in-app to a page nothing on /overview links to, so its chunks are not prefetched.
+    await page.keyboard.press('Control+k');
+    await page.getByRole('dialog', { name: 'Search docs' }).getByRole('searchbox').fill('phasing');
+    await page.getByRole('dialog', { name: 'Search docs' }).locator('[role="option"]').first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.canopy-progress').waitFor({ state: 'attached', timeout: 5000 });
+    await page.waitForURL((url) => url.pathname !== '/overview');
+    await page.close();
+  });
+});
+
+describe('API reference', () => {
+  it('lists every admin operation of the OpenAPI file on the popout page', async () => {
+    const doc = JSON.parse(fs.readFileSync(path.join(repoDir, 'packages/server/openapi/admin-api.json'), 'utf8'));
+    const expected = listOperations(doc).map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
+    const page = await fresh();
+    await page.goto(`${server.url}/canopy-core/tools/admin-api/popout`);
+    const shown = await page.locator('[data-operation]').evaluateAll((els) => els.map((e) => e.getAttribute('data-operation')));
+    expect(shown.sort()).toEqual(expected);
+    await page.close();
+  });
+});
+
+describe('network', () => {
+  it('sends no request off localhost while browsing', () => {
+    const origin = new URL(server.url).origin;
+    const outside = requested.filter((u) => !u.startsWith(origin) && !u.startsWith('data:') && !u.startsWith('blob:'));
+    expect(requested.length).toBeGreaterThan(0);
+    expect(outside).toEqual([]);
+  });
+
+  it('sends no analytics beacon when the build has no endpoint', () => {
+    expect(process.env.CANOPY_ANALYTICS_ENDPOINT ?? '').toBe('');
+    expect(beacons).toEqual([]);
+  });
+});

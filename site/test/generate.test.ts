@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeCliPages } from '../scripts/lib/cliPages';
+import { loadCliData, loadCliTree, treeFromData } from '../scripts/lib/cliTree';
+import { siteDir } from './helpers/paths';
+
+function pageList(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else if (e.name.endsWith('.md')) out.push(path.relative(dir, path.join(d, e.name)));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+describe('CLI page generator', () => {
+  it('produces the same pages from the CLI-exported tree as from the site data file', () => {
+    const data = loadCliData(siteDir);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cli-'));
+    // A repository whose CLI package exported its tree.
+    fs.mkdirSync(path.join(tmp, 'repo/packages/cli'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'repo/packages/cli/command-tree.json'), JSON.stringify(treeFromData(data)));
+    const exported = loadCliTree(path.join(tmp, 'repo'), data);
+    const fallback = loadCliTree(path.join(tmp, 'elsewhere'), data);
+    expect(exported.source).toBe('packages/cli/command-tree.json');
+    expect(fallback.source).toBe('site/data/cli-resources.json');
+    writeCliPages(path.join(tmp, 'a'), exported.tree, data);
+    writeCliPages(path.join(tmp, 'b'), fallback.tree, data);
+    expect(pageList(path.join(tmp, 'a'))).toEqual(pageList(path.join(tmp, 'b')));
+    expect(pageList(path.join(tmp, 'a')).filter((p) => !p.endsWith('_category_.json'))).toHaveLength(78);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('documents every option of a command on its page', () => {
+    const data = loadCliData(siteDir);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cli-'));
+    const tree = treeFromData(data);
+    writeCliPages(tmp, tree, data);
+    for (const group of tree.commands) {
+      for (const cmd of group.commands.filter((c) => c.commands.length === 0)) {
+        const page = fs.readFileSync(path.join(tmp, group.name, `${cmd.name}.md`), 'utf8');
+        for (const option of cmd.options) expect(page).toContain(option.flags.replace(/\|/g, '\\|'));
+      }
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+});
