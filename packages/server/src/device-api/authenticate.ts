@@ -20,7 +20,7 @@ import { findDeviceByIdentifier } from '../devices/identifier-lookup';
 import { resourcePrn } from '../http/prn';
 import { isUniqueViolation } from '../accounts/service';
 import type { Platform } from '../platform';
-import { authFailure, type DeviceAuthFailure } from './failures';
+import { authFailure, type DeviceAuthFailure, type FailureFacts } from './failures';
 import { provisionDevice } from './jitp-provision';
 
 export interface DeviceAuthSuccess {
@@ -68,7 +68,7 @@ export async function authenticateDevice(platform: Platform, peer: PeerCertifica
   return firstContact(platform, ca, peer, facts);
 }
 
-function admit(device: DeviceRow, fingerprint: string, via: DeviceAuthSuccess['via'], facts: object): DeviceAuthOutcome {
+function admit(device: DeviceRow, fingerprint: string, via: DeviceAuthSuccess['via'], facts: FailureFacts): DeviceAuthOutcome {
   if (device.archived) return authFailure('device_is_archived', { ...facts, devicePrn: devicePrn(device) });
   return { ok: true, device, fingerprint, via };
 }
