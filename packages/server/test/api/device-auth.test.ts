@@ -158,6 +158,17 @@ describe('device authentication', () => {
     expect((await deviceRequest(t, '/device/me', { credentials: credentials(certificate) })).body.data.prn).toBe(me.body.data.prn);
   });
 
+  it('provisions one device when its first connections arrive at once', async () => {
+    const ca = await makeRootCa();
+    await registeredCa(t.api, ca, { jitp: { description: 'burst', tags: [], product_name: 'sensors' } });
+    const certificate = await makeLeafCertificate(ca, 'dev-jitp-burst');
+    const answers = await Promise.all(Array.from({ length: 6 }, () => deviceRequest(t, '/device/me', { credentials: credentials(certificate) })));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    expect(new Set(answers.map((a) => a.body.data.prn)).size).toBe(1);
+    const devices = await t.api('GET', `/devices?search=${encodeURIComponent("identifier:'dev-jitp-burst'")}`);
+    expect(devices.body.devices).toHaveLength(1);
+  });
+
   it('fails provisioning cleanly when the JITP product is gone (jitp_failed) and creates nothing', async () => {
     const ca = await makeRootCa();
     const temporary = await createProduct(t.api, 'renamed-later');
