@@ -4,12 +4,23 @@ import { artifactRoutes } from './artifacts/routes';
 import { artifactVersionRoutes } from './artifacts/version-routes';
 import { caCertificateRoutes } from './certificates/ca-routes';
 import { deviceCertificateRoutes } from './certificates/device-certificate-routes';
+import { binaryRoutes } from './binaries/routes';
+import { partRoutes } from './binaries/part-routes';
+import { signatureRoutes } from './binaries/signature-routes';
+import { bundleRoutes } from './bundles/routes';
+import { bundleOverrideRoutes } from './bundle-overrides/routes';
 import { cohortRoutes } from './cohorts/routes';
 import { deviceRoutes } from './devices/routes';
 import { eventRoutes } from './events/routes';
 import type { ContextRoutes } from './http/app-types';
 import { productRoutes } from './products/routes';
+import { releaseRoutes } from './releases/routes';
+import { updateRoutes } from './releases/update-routes';
 import { signingKeyRoutes } from './signing-keys/routes';
+import { webhookRoutes } from './webhooks/routes';
+import { tunnelRoutes } from './tunnels/routes';
+import { webConsoleRoutes } from './web-console/routes';
+import { blobDownloadRoutes } from './storage/download-routes';
 
 export const ADMIN_ROUTES: ContextRoutes[] = [
   accountRoutes,
@@ -22,4 +33,15 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   signingKeyRoutes,
   caCertificateRoutes,
   deviceCertificateRoutes,
+  binaryRoutes,
+  partRoutes,
+  signatureRoutes,
+  blobDownloadRoutes,
+  bundleRoutes,
+  webhookRoutes,
+  tunnelRoutes,
+  webConsoleRoutes,
+  releaseRoutes,
+  bundleOverrideRoutes,
+  updateRoutes,
 ];

@@ -2,7 +2,9 @@
  * Every setting of the server, read from the environment in one place and typed.
  * Nothing else reads process.env, so tests build a Config by hand and production reads it once.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
+import { parsePortRange, type PortRange } from './tunnels/port-ranges';
 
 export interface Config {
   /** postgres://... ; unset means the embedded PGlite database under dataDir. */
@@ -35,6 +37,31 @@ export interface Config {
    * registered for it, is added to that device (true) or refused with multi_cert_jitr_disabled.
    */
   multiCertJitr: boolean;
+  /** CANOPY_WEBHOOK_ALLOW_PRIVATE=1: let webhooks reach private/loopback addresses (tests, labs). Metadata addresses stay refused. */
+  webhookAllowPrivate: boolean;
+  /** Extra CA certificates (PEM files) webhook receivers may chain to: CANOPY_WEBHOOK_CA_FILE and NODE_EXTRA_CA_CERTS. */
+  webhookCaFiles: string[];
+  /** A delivery attempt (and the verification test fire) fails after this long; the contract says 10 s. */
+  webhookTimeoutMs: number;
+  /** First retry delay; each further one doubles (jittered) up to webhookRetryMaxDelayMs. */
+  webhookRetryBaseMs: number;
+  webhookRetryMaxDelayMs: number;
+  /** A delivery still failing this long after its event is given up (`webhook.request_failed`); 3 days. */
+  webhookRetryWindowSeconds: number;
+  /** How long a claimed delivery belongs to one process; a crashed process's claims are retried after it. Must exceed the timeout. */
+  webhookLeaseSeconds: number;
+  /** Deliveries in flight at once per server process, and how often an idle worker looks for due ones. */
+  webhookConcurrency: number;
+  webhookPollMs: number;
+  /** The address devices reach the tunnel server at (each tunnel's WireGuard endpoint). */
+  tunnelServerIpAddress: string;
+  /** UDP ports the tunnel allocator hands out, one per open tunnel, e.g. `51820-52819`. */
+  tunnelPortRanges: PortRange[];
+  /** Where binaries' bytes live: files under dataDir/blobs (default) or an S3-compatible bucket. */
+  blobStore: BlobStoreConfig;
+  /** Lifetime of signed part-upload and download URLs, in seconds (download URLs: 24 hours). */
+  uploadUrlTtlSeconds: number;
+  downloadUrlTtlSeconds: number;
 }
 
 export interface DeviceTlsConfig {
@@ -46,6 +73,20 @@ export interface DeviceTlsConfig {
   /** Names put in a generated server certificate besides localhost and 127.0.0.1. */
   hostnames: string[];
 }
+
+export type BlobStoreConfig =
+  | { kind: 'filesystem'; root: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      /** Unset means AWS itself; set it for MinIO, Ceph, s3rver... */
+      endpoint: string | null;
+      accessKeyId: string | null;
+      secretAccessKey: string | null;
+      /** `https://host/bucket/key` instead of `https://bucket.host/key`; most non-AWS servers need it. */
+      forcePathStyle: boolean;
+    };
 
 type Env = Record<string, string | undefined>;
 
@@ -71,9 +112,47 @@ function flag(env: Env, name: string): boolean {
   return ['1', 'true', 'yes', 'on'].includes((env[name] ?? '').trim().toLowerCase());
 }
 
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got ${raw}`);
+  return value;
+}
+
 function text(env: Env, name: string): string | null {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+function portRanges(env: Env, name: string, fallback: string): PortRange[] {
+  const raw = text(env, name) ?? fallback;
+  const ranges = raw.split(',').map(parsePortRange);
+  if (ranges.some((r) => r === null)) throw new ConfigError(`${name} must be ports or ranges like 51820-52819,53000, got ${raw}`);
+  return ranges as PortRange[];
+}
+
+function ipAddress(env: Env, name: string, fallback: string): string {
+  const value = text(env, name) ?? fallback;
+  if (isIP(value) === 0) throw new ConfigError(`${name} must be an IP address, got ${value}`);
+  return value;
+}
+
+function blobStoreConfig(env: Env, dataDir: string): BlobStoreConfig {
+  const kind = text(env, 'CANOPY_BLOB_STORE') ?? (text(env, 'CANOPY_S3_BUCKET') ? 's3' : 'filesystem');
+  if (kind === 'filesystem') return { kind, root: path.join(dataDir, 'blobs') };
+  if (kind !== 's3') throw new ConfigError(`CANOPY_BLOB_STORE must be filesystem or s3, got ${kind}`);
+  const bucket = text(env, 'CANOPY_S3_BUCKET');
+  if (!bucket) throw new ConfigError('CANOPY_S3_BUCKET is required when CANOPY_BLOB_STORE=s3');
+  return {
+    kind,
+    bucket,
+    region: text(env, 'CANOPY_S3_REGION') ?? 'us-east-1',
+    endpoint: text(env, 'CANOPY_S3_ENDPOINT'),
+    accessKeyId: text(env, 'CANOPY_S3_ACCESS_KEY_ID'),
+    secretAccessKey: text(env, 'CANOPY_S3_SECRET_ACCESS_KEY'),
+    forcePathStyle: /^(1|true|yes)$/i.test(text(env, 'CANOPY_S3_FORCE_PATH_STYLE') ?? ''),
+  };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -83,9 +162,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (secretKey !== null && !/^[0-9a-fA-F]{64}$/.test(secretKey)) {
     throw new ConfigError('CANOPY_SECRET_KEY must be 64 hex characters (32 bytes)');
   }
+  const dataDir = path.resolve(text(env, 'CANOPY_DATA_DIR') ?? './data');
   return {
     databaseUrl: text(env, 'DATABASE_URL'),
-    dataDir: path.resolve(text(env, 'CANOPY_DATA_DIR') ?? './data'),
+    dataDir,
     adminPort,
     devicePort: port(env, 'CANOPY_DEVICE_PORT', 4001),
     host,
@@ -100,6 +180,31 @@ export function loadConfig(env: Env = process.env): Config {
     deviceHandshakeRate: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_RATE', 2000),
     deviceHandshakeBurst: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_BURST', 4000),
     multiCertJitr: flag(env, 'CANOPY_MULTI_CERT_JITR'),
+    blobStore: blobStoreConfig(env, dataDir),
+    uploadUrlTtlSeconds: 24 * 3600,
+    downloadUrlTtlSeconds: 24 * 3600,
+    tunnelServerIpAddress: ipAddress(env, 'CANOPY_TUNNEL_SERVER_IP', '127.0.0.1'),
+    tunnelPortRanges: portRanges(env, 'CANOPY_TUNNEL_PORTS', '51820-52819'),
+    ...webhookSettings(env),
+  };
+}
+
+const DAY_SECONDS = 24 * 3600;
+
+function webhookSettings(env: Env) {
+  const timeoutMs = integer(env, 'CANOPY_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);
+  const leaseSeconds = integer(env, 'CANOPY_WEBHOOK_LEASE_SECONDS', 60, 1, 3600);
+  if (leaseSeconds * 1000 <= timeoutMs) throw new ConfigError('CANOPY_WEBHOOK_LEASE_SECONDS must be longer than CANOPY_WEBHOOK_TIMEOUT_MS');
+  return {
+    webhookAllowPrivate: env.CANOPY_WEBHOOK_ALLOW_PRIVATE === '1' || env.CANOPY_WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookCaFiles: [text(env, 'CANOPY_WEBHOOK_CA_FILE'), text(env, 'NODE_EXTRA_CA_CERTS')].filter((f): f is string => f !== null),
+    webhookTimeoutMs: timeoutMs,
+    webhookRetryBaseMs: integer(env, 'CANOPY_WEBHOOK_RETRY_BASE_MS', 10_000, 10, 3_600_000),
+    webhookRetryMaxDelayMs: integer(env, 'CANOPY_WEBHOOK_RETRY_MAX_DELAY_MS', 6 * 3600 * 1000, 10, DAY_SECONDS * 1000),
+    webhookRetryWindowSeconds: integer(env, 'CANOPY_WEBHOOK_RETRY_WINDOW_SECONDS', 3 * DAY_SECONDS, 1, 30 * DAY_SECONDS),
+    webhookLeaseSeconds: leaseSeconds,
+    webhookConcurrency: integer(env, 'CANOPY_WEBHOOK_CONCURRENCY', 32, 1, 1000),
+    webhookPollMs: integer(env, 'CANOPY_WEBHOOK_POLL_MS', 200, 10, 60_000),
   };
 }
 

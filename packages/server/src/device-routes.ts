@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { devices } from './devices/schema';
 import type { ContextRoutes } from './http/app-types';
 import { unauthenticated } from './http/errors';
+import { tunnelDeviceRoutes } from './tunnels/device-routes';
 
 export interface AuthenticatedDevice {
   /** The device row as it was when the request was authenticated. */
@@ -28,4 +29,4 @@ export function deviceOf(request: FastifyRequest): AuthenticatedDevice {
   return request.device;
 }
 
-export const DEVICE_ROUTES: ContextRoutes[] = [];
+export const DEVICE_ROUTES: ContextRoutes[] = [tunnelDeviceRoutes];

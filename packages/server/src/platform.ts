@@ -7,6 +7,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { SecretBox } from './crypto/secret-box';
 import type { Database } from './db/connection';
+import type { BlobStore } from './storage/blob-store';
+import type { SignedUrls } from './storage/signed-urls';
 
 export interface Platform {
   config: Config;
@@ -16,4 +18,8 @@ export interface Platform {
   log: FastifyBaseLogger;
   /** Durable jobs: call wake() after enqueueing so this process picks the job up at once. */
   jobs: { wake(): void };
+  /** Binaries' bytes: filesystem or S3 (config.blobStore). */
+  blobs: BlobStore;
+  /** Signs and checks the URLs the server serves without an API key (uploads, downloads). */
+  urls: SignedUrls;
 }

@@ -17,6 +17,8 @@ import { connect, pgliteDirFor } from './db/connection';
 import { runMigrations } from './db/migrate';
 import type { AdminApp } from './http/app-types';
 import type { Platform } from './platform';
+import { createBlobStore } from './storage/create';
+import { createSignedUrls, deriveUrlKey } from './storage/signed-urls';
 import { createSiteServer } from './site/static-site';
 import { BACKGROUND_SERVICES, JOB_HANDLERS } from './workers/handlers';
 import { createJobRunner, type JobRunner } from './workers/runner';
@@ -69,13 +71,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     await runMigrations(handle);
     const jobs = { wake: () => runner?.wake() };
+    const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
+    // With an ephemeral port (tests, benchmarks) the public URL is only known once listening.
+    let publicUrl = config.publicUrl;
     const platform: Platform = {
       config,
       db: handle.db,
       driver: handle.driver,
-      secrets: createSecretBox(resolveSecretKey(config.secretKey, config.dataDir)),
+      secrets: createSecretBox(secretKey),
       log,
       jobs,
+      blobs: createBlobStore(config.blobStore),
+      urls: createSignedUrls(deriveUrlKey(secretKey), () => publicUrl),
     };
     const runner: JobRunner | null = options.workers === false ? null : createJobRunner(platform, JOB_HANDLERS);
     const services = options.workers === false ? [] : BACKGROUND_SERVICES.map((make) => make(platform));
@@ -102,6 +109,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       await device.app.close();
       throw error;
     }
+    if (config.adminPort === 0) publicUrl = adminUrl;
     log.info({ adminUrl, database: handle.driver }, 'canopy admin API listening');
     const site = await startSite(config, log);
     runner?.start();

@@ -10,3 +10,8 @@ export * from '../workers/schema';
 export * from '../binaries/schema';
 export * from '../bundles/schema';
 export * from '../certificates/schema';
+export * from '../webhooks/schema';
+export * from '../tunnels/schema';
+export * from '../web-console/schema';
+export * from '../releases/schema';
+export * from '../bundle-overrides/schema';

@@ -6,7 +6,8 @@ import { deviceToWire } from '../devices/service';
 import type { ContextRoutes } from '../http/app-types';
 import { ExpandQuery, parseExpand } from '../http/expand';
 import { ErrorBody, Nullable } from '../http/schemas';
-import { checkForUpdate, currentManifest, UPDATE_EXPANSIONS } from './update-check';
+import { checkForUpdate, UPDATE_EXPANSIONS } from '../releases/update-service';
+import { currentManifest } from './current-manifest';
 
 const PRN_PATTERN = '^prn:1:[0-9a-f-]{36}:[a-z_]+:[0-9a-f-]{36}$';
 

@@ -23,6 +23,8 @@ function describingPlatform(): Platform {
     secrets: unavailable as never,
     log: unavailable as never,
     jobs: { wake() {} },
+    blobs: unavailable as never,
+    urls: unavailable as never,
   };
 }
 

@@ -2,14 +2,18 @@
  * What runs in the background of every server process. A context adds its durable job handler
  * to JOB_HANDLERS, or a long-running loop of its own (webhook delivery) to BACKGROUND_SERVICES.
  */
+import { hashBinaryJob } from '../binaries/hashing-job';
+import { purgeBlobsJob } from '../binaries/purge-job';
 import type { Platform } from '../platform';
+import { createDeliveryService } from '../webhooks/delivery-worker';
+import { tunnelExpiryJob } from '../tunnels/expiry';
 import type { JobHandler } from './runner';
 
-export const JOB_HANDLERS: JobHandler[] = [];
+export const JOB_HANDLERS: JobHandler[] = [hashBinaryJob, purgeBlobsJob, tunnelExpiryJob];
 
 export interface BackgroundService {
   start(): void;
   stop(): Promise<void>;
 }
 
-export const BACKGROUND_SERVICES: ((platform: Platform) => BackgroundService)[] = [];
+export const BACKGROUND_SERVICES: ((platform: Platform) => BackgroundService)[] = [createDeliveryService];

@@ -3,7 +3,7 @@
  * server processes can work the same queue without taking the same job twice.
  */
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { jobs } from './schema';
 
@@ -54,8 +54,19 @@ export async function claimJob(db: Executor, kinds: string[], leaseSeconds: numb
   return job ?? null;
 }
 
-export async function completeJob(db: Executor, id: string): Promise<void> {
-  await db.delete(jobs).where(eq(jobs.id, id));
+/**
+ * Finishes a claimed run. Given the run_at the run was claimed with, a keyed job that was
+ * re-enqueued while it ran (so its run_at moved) is not deleted but released for its new time:
+ * otherwise a reschedule racing with the old run (a tunnel's ttl extended just as it was due)
+ * would be lost.
+ */
+export async function completeJob(db: Executor, id: string, claimedRunAt?: string): Promise<void> {
+  if (claimedRunAt === undefined) {
+    await db.delete(jobs).where(eq(jobs.id, id));
+    return;
+  }
+  const deleted = await db.delete(jobs).where(and(eq(jobs.id, id), eq(jobs.runAt, claimedRunAt))).returning({ id: jobs.id });
+  if (deleted.length === 0) await db.update(jobs).set({ lockedUntil: null }).where(eq(jobs.id, id));
 }
 
 export async function retryJob(db: Executor, id: string, delaySeconds: number, error: string): Promise<void> {

@@ -59,7 +59,7 @@ export function createJobRunner(platform: Platform, handlers: JobHandler[], opti
     const lease = handler.leaseSeconds ?? DEFAULT_LEASE;
     try {
       await handler.run({ platform, job, signal: controller.signal, heartbeat: () => extendLease(platform.db, job.id, lease) });
-      await completeJob(platform.db, job.id);
+      await completeJob(platform.db, job.id, job.runAt);
     } catch (error) {
       if (controller.signal.aborted) return; // shutting down: the lease expires and the job runs again
       const delay = handler.retryDelay?.(job.attempts) ?? Math.min(3600, 2 ** Math.min(job.attempts, 12));

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
 import { createOrganization } from '../../src/accounts/service';
-import { startServer, type RunningServer } from '../../src/server';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server';
 import { createTestDatabase } from './database';
 
 export interface ApiResponse<T = any> {
@@ -36,6 +36,8 @@ export interface TestServer {
   createOrganization(name?: string): Promise<{ organizationId: string; apiKey: string; api: Api }>;
   /** A key of the bootstrap organization with the given role. */
   keyWithRole(role: 'read' | 'write' | 'admin', kind?: 'current' | 'legacy'): Promise<string>;
+  /** Stops the server and starts it again on the same database and settings (new port). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -61,7 +63,12 @@ function clientFor(baseUrl: string, defaultKey: string | null): Api {
   };
 }
 
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export interface TestServerOptions extends Pick<StartOptions, 'workers'> {
+  /** Keep the database on disk (PGlite) so `restart()` can stop and start the server on it. */
+  restartable?: boolean;
+}
+
+export async function startTestServer(overrides: Partial<Config> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-test-'));
   const apiKey = `cnpy_test_${randomBytes(24).toString('base64url')}`;
@@ -74,27 +81,46 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     bootstrapApiKey: apiKey,
     logLevel: 'silent',
     siteDir: null,
+    blobStore: { kind: 'filesystem', root: path.join(dataDir, 'blobs') },
     ...overrides,
   };
-  const server = await startServer(config, { inMemoryDatabase: true });
-  const url = server.adminUrl;
-  const api = clientFor(url, apiKey);
+  // A restartable server keeps PGlite's files under dataDir, so a second start sees the same data.
+  const inMemoryDatabase = !options.restartable;
+  const startOptions = { inMemoryDatabase, workers: options.workers };
+  let server = await startServer(config, startOptions);
+  let url = server.adminUrl;
   const organizationId = server.bootstrap!.organization.id;
   return {
-    url,
-    deviceUrl: server.deviceUrl,
-    deviceServerCaPem: server.deviceServerCaPem,
+    get url() {
+      return url;
+    },
+    get deviceUrl() {
+      return server.deviceUrl;
+    },
+    get deviceServerCaPem() {
+      return server.deviceServerCaPem;
+    },
     apiKey,
     organizationId,
-    server,
+    get server() {
+      return server;
+    },
     config,
-    api,
+    get api() {
+      return clientFor(url, apiKey);
+    },
+    async restart() {
+      if (inMemoryDatabase) throw new Error('start the test server with { restartable: true } to restart it');
+      await server.close();
+      server = await startServer(config, startOptions);
+      url = server.adminUrl;
+    },
     async createOrganization(name = `org-${randomBytes(4).toString('hex')}`) {
       const created = await createOrganization(server.platform.db, { name });
       return { organizationId: created.organization.id, apiKey: created.apiKey, api: clientFor(url, created.apiKey) };
     },
     async keyWithRole(role, kind = 'current') {
-      const res = await api('POST', '/api_keys', { name: `${role} key`, role, kind });
+      const res = await clientFor(url, apiKey)('POST', '/api_keys', { name: `${role} key`, role, kind });
       if (res.status !== 201) throw new Error(`could not create key: ${JSON.stringify(res.body)}`);
       return res.body.api_key.key as string;
     },
@@ -110,10 +136,10 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
  * Starts one server for the surrounding test file (beforeAll) and stops it after (afterAll).
  * The returned object forwards to the running server, so tests write `t.api(...)` directly.
  */
-export function useTestServer(overrides: Partial<Config> = {}): TestServer {
+export function useTestServer(overrides: Partial<Config> = {}, options: TestServerOptions = {}): TestServer {
   let running: TestServer | undefined;
   beforeAll(async () => {
-    running = await startTestServer(overrides);
+    running = await startTestServer(overrides, options);
   });
   afterAll(async () => {
     await running?.close();

@@ -76,4 +76,20 @@ describe('durable job queue', () => {
     expect(seen.sort()).toEqual([1, 2, 3]);
     expect(await db().select().from(jobs).where(sql`kind = 'test.run'`)).toHaveLength(0);
   });
+
+  it('keeps a keyed job that was moved while it ran, for its new time', async () => {
+    await enqueueJob(db(), { kind: 'test.moved', key: 'moved-1', payload: { v: 1 } });
+    const claimed = await claimJob(db(), ['test.moved'], 30);
+    // While the run is in progress, the thing it is about moves it (a tunnel's ttl extended).
+    await enqueueJob(db(), { kind: 'test.moved', key: 'moved-1', payload: { v: 2 }, runAt: new Date(Date.now() + 60_000) });
+    await completeJob(db(), claimed!.id, claimed!.runAt);
+    const [kept] = await db().select().from(jobs).where(sql`key = 'moved-1'`);
+    expect(kept.payload).toEqual({ v: 2 });
+    expect(kept.lockedUntil).toBeNull();
+    // An unmoved job is simply done.
+    await enqueueJob(db(), { kind: 'test.moved', key: 'moved-2', payload: {} });
+    const second = await claimJob(db(), ['test.moved'], 30);
+    await completeJob(db(), second!.id, second!.runAt);
+    expect(await db().select().from(jobs).where(sql`key = 'moved-2'`)).toHaveLength(0);
+  });
 });

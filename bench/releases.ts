@@ -1,0 +1,102 @@
+/**
+ * Issue 4's benchmark: update checks through POST /devices/{prn}/update for a cohort of 100,000
+ * devices and a chain of 200 releases whose latest is phased at 10%, 64 connections, PostgreSQL,
+ * beside a Fastify hello-world measured in the same run. Every device reports the release before
+ * the latest, so each check either claims a slot of the phased latest or answers no_update.
+ * After the timed run the remaining devices are checked once each, so the final claim count
+ * shows whether the phase handed out exactly 10% of the cohort.
+ * Targets: >= 30% of hello-world, p99 < 25 ms, claims exactly 10,000.
+ */
+import pg from 'pg';
+import { helloWorldBaseline } from './lib/baseline';
+import { startCanopy } from './lib/canopy';
+import { formatRatio, load } from './lib/load';
+import { withDatabase } from './lib/postgres';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
+const RELEASES = Number(process.env.BENCH_RELEASES ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 64;
+const PHASE = 0.1;
+
+interface Seeded {
+  organizationId: string;
+  deviceIds: string[];
+  positionReleaseId: string;
+  latestReleaseId: string;
+}
+
+/** Bundles with one signed binary each, a chain of releases first -> latest, the devices. */
+async function seed(client: pg.Client): Promise<Seeded> {
+  const { rows: [org] } = await client.query('select id from organizations limit 1');
+  const { rows: [product] } = await client.query(`insert into products (id, organization_id, name) values (gen_random_uuid(), $1, 'bench') returning id`, [org.id]);
+  const { rows: [cohort] } = await client.query(`insert into cohorts (id, organization_id, product_id, name) values (gen_random_uuid(), $1, $2, 'bench') returning id`, [org.id, product.id]);
+  const { rows: [artifact] } = await client.query(`insert into artifacts (id, organization_id, name) values (gen_random_uuid(), $1, 'rootfs') returning id`, [org.id]);
+  const releaseIds: string[] = [];
+  for (let i = 1; i <= RELEASES; i++) {
+    const { rows: [version] } = await client.query(
+      `insert into artifact_versions (id, organization_id, artifact_id, version) values (gen_random_uuid(), $1, $2, $3) returning id`,
+      [org.id, artifact.id, `1.0.${i}`],
+    );
+    await client.query(
+      `insert into binaries (id, organization_id, artifact_version_id, target, hash, size, state) values (gen_random_uuid(), $1, $2, 'aarch64-unknown-linux-gnu', $3, 1024, 'signed')`,
+      [org.id, version.id, 'a'.repeat(64)],
+    );
+    const { rows: [bundle] } = await client.query(`insert into bundles (id, organization_id, name) values (gen_random_uuid(), $1, $2) returning id`, [org.id, `b${i}`]);
+    await client.query(`insert into bundle_artifact_versions (bundle_id, artifact_version_id, index) values ($1, $2, 0)`, [bundle.id, version.id]);
+    const { rows: [release] } = await client.query(
+      `insert into releases (id, organization_id, cohort_id, bundle_id, name, version, phase_value) values (gen_random_uuid(), $1, $2, $3, $4, $5, $6) returning id`,
+      [org.id, cohort.id, bundle.id, `r${i}`, `1.0.${i}`, i === RELEASES ? PHASE : 1],
+    );
+    if (releaseIds.length) await client.query('update releases set next_release_id = $1 where id = $2', [release.id, releaseIds[releaseIds.length - 1]]);
+    releaseIds.push(release.id);
+  }
+  await client.query(
+    `insert into devices (id, organization_id, product_id, cohort_id, identifier, target)
+     select gen_random_uuid(), $1, $2, $3, 'device-' || g, 'aarch64-unknown-linux-gnu' from generate_series(1, $4::int) g`,
+    [org.id, product.id, cohort.id, DEVICES],
+  );
+  await client.query('analyze');
+  const { rows } = await client.query('select id from devices where cohort_id = $1 order by random()', [cohort.id]);
+  return { organizationId: org.id, deviceIds: rows.map((r) => r.id), positionReleaseId: releaseIds[RELEASES - 2], latestReleaseId: releaseIds[RELEASES - 1] };
+}
+
+/** Checks each of `paths` once, `CONNECTIONS` at a time. */
+async function sweep(url: string, paths: string[], headers: Record<string, string>, body: string): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < paths.length) {
+        const response = await fetch(`${url}${paths[next++]}`, { method: 'POST', headers, body });
+        if (!response.ok) throw new Error(`check failed: ${response.status} ${await response.text()}`);
+      }
+    }),
+  );
+}
+
+await withDatabase(async (databaseUrl) => {
+  const baseline = await helloWorldBaseline({ connections: CONNECTIONS, seconds: SECONDS });
+  const canopy = await startCanopy(databaseUrl);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const seeded = await seed(client);
+    const headers = { authorization: `Bearer ${canopy.apiKey}`, 'content-type': 'application/json' };
+    const body = JSON.stringify({ release_prn: `prn:1:${seeded.organizationId}:release:${seeded.positionReleaseId}` });
+    const paths = seeded.deviceIds.map((id) => `/devices/prn:1:${seeded.organizationId}:device:${id}/update`);
+    const common = { url: canopy.url, connections: CONNECTIONS, headers, method: 'POST' as const, body };
+    // Warm-up on the last devices only, so the measured run starts with an empty phase.
+    await load({ ...common, paths: paths.slice(-2000), seconds: 2 });
+    const measured = await load({ ...common, paths, seconds: SECONDS });
+    const { rows: [{ n: afterRun }] } = await client.query('select count(*)::int as n from phase_claims where release_id = $1', [seeded.latestReleaseId]);
+    await sweep(canopy.url, paths, headers, body);
+    const { rows: [{ n: claims }] } = await client.query('select count(*)::int as n from phase_claims where release_id = $1', [seeded.latestReleaseId]);
+    const { rows: [{ n: counter }] } = await client.query('select phase_claim_count as n from releases where id = $1', [seeded.latestReleaseId]);
+    console.log(`\nPOST /devices/{prn}/update, ${DEVICES} devices, ${RELEASES} releases, latest phased ${PHASE * 100}%, ${CONNECTIONS} connections, ${SECONDS} s, PostgreSQL`);
+    console.log(formatRatio('update check', measured, baseline, 0.3), '(p99 target < 25 ms)');
+    console.log(`claims after the timed run ${afterRun}; after every device checked: ${claims} rows, counter ${counter} (target exactly ${Math.round(DEVICES * PHASE)})`);
+  } finally {
+    await client.end();
+    await canopy.child.stop();
+  }
+});

@@ -1,0 +1,148 @@
+/**
+ * The update check: the single entry point for the device API (`GET /update`) and the admin API
+ * (`POST /devices/{prn}/update`, `GET /devices/{prn}/update/explain`).
+ *
+ *   const check = await checkForUpdate(platform, device, { releasePrn, bundlePrn, releaseVersion },
+ *                                      { write: true, actorPrn: devicePrn });
+ *   reply.send(await check.deviceAnswer(expand));   // or check.adminAnswer()
+ *
+ * One transaction per check holds the phase claim (if one is due), its events and the write of
+ * the reported state, so a claim exists exactly when `device.claimed_release` does.
+ * Events (api-contract.md section 6): `device.checked_for_release` on every check,
+ * `device.claimed_release` when a slot is taken, `device.release_changed` when `write` changes
+ * the device's reported release or bundle.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Executor } from '../db/connection';
+import { devices } from '../devices/schema';
+import { recordEvent } from '../events/service';
+import { resourcePrn } from '../http/prn';
+import type { Platform } from '../platform';
+import type { DeviceRow } from './neighbours';
+import { claimPhaseSlot } from './phase-claims';
+import type { PhaseClaimState, ResolutionResult } from './resolution-types';
+import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './update-answers';
+import { loadCheck, resolveWithLookups, type LoadedCheck, type ReportedState } from './update-inputs';
+
+export type { ReportedState } from './update-inputs';
+export { UPDATE_EXPANSIONS, type UpdateExpansion } from './update-answers';
+
+export interface CheckOptions {
+  /** Store the reported state on the device (default false). */
+  write?: boolean;
+  /** Who asked: the API key's actor prn, or the device's own prn on the device API. */
+  actorPrn: string | null;
+  now?: Date;
+}
+
+export interface UpdateCheck {
+  result: ResolutionResult;
+  adminAnswer(): Promise<Awaited<ReturnType<typeof adminAnswer>>>;
+  deviceAnswer(expand: ReadonlySet<UpdateExpansion>): Promise<Record<string, unknown>>;
+}
+
+/** Takes the slot resolution asked for; if the phase filled up meanwhile, resolves again knowing so. */
+async function claimOrReresolve(tx: Executor, device: DeviceRow, loaded: LoadedCheck, result: ResolutionResult): Promise<{ result: ResolutionResult; claimed: boolean }> {
+  if (result.claim === null || device.cohortId === null) return { result, claimed: false };
+  const releaseId = result.claim.releaseId;
+  const outcome = await claimPhaseSlot(tx, { releaseId, deviceId: device.id, cohortId: device.cohortId, organizationId: device.organizationId });
+  if (outcome.kind === 'claimed') return { result, claimed: true };
+  if (outcome.kind !== 'full') return { result: { ...result, claim: null }, claimed: false };
+  const exact: PhaseClaimState = { deviceHasClaim: false, claimCount: outcome.claimCount, cohortDeviceCount: outcome.cohortDeviceCount };
+  const input = { ...loaded.input, phaseClaims: (id: string) => (id === releaseId ? exact : loaded.input.phaseClaims(id)) };
+  return { result: await resolveWithLookups(tx, input), claimed: false };
+}
+
+/** `write`: the device now reports exactly what this check said (absent values become null). */
+async function writeReportedState(tx: Executor, device: DeviceRow, reported: ReportedState, actorPrn: string | null): Promise<void> {
+  const next = { reportedReleasePrn: reported.releasePrn ?? null, reportedBundlePrn: reported.bundlePrn ?? null, reportedReleaseVersion: reported.releaseVersion ?? null };
+  const same =
+    next.reportedReleasePrn === device.reportedReleasePrn && next.reportedBundlePrn === device.reportedBundlePrn && next.reportedReleaseVersion === device.reportedReleaseVersion;
+  if (same) return;
+  await tx.update(devices).set({ ...next, updatedAt: sql`now()` }).where(eq(devices.id, device.id));
+  if (next.reportedReleasePrn === device.reportedReleasePrn && next.reportedBundlePrn === device.reportedBundlePrn) return;
+  const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
+  await recordEvent(tx, {
+    organizationId: device.organizationId,
+    type: 'device',
+    subtype: 'release_changed',
+    actorPrn,
+    resourcePrn: devicePrn,
+    data: {
+      device: devicePrn,
+      from_release: device.reportedReleasePrn,
+      to_release: next.reportedReleasePrn,
+      from_bundle: device.reportedBundlePrn,
+      to_bundle: next.reportedBundlePrn,
+    },
+  });
+}
+
+function checkedData(device: DeviceRow, reported: ReportedState, result: ResolutionResult) {
+  const prn = (type: 'release' | 'bundle' | 'bundle_override', id: string | null) => (id === null ? null : resourcePrn(device.organizationId, type, id));
+  return {
+    device: resourcePrn(device.organizationId, 'device', device.id),
+    status: result.status,
+    source_type: result.sourceType,
+    release: prn('release', result.releaseId),
+    bundle: prn('bundle', result.bundleId),
+    bundle_override: prn('bundle_override', result.overrideId),
+    reported: { release_prn: reported.releasePrn ?? null, bundle_prn: reported.bundlePrn ?? null, release_version: reported.releaseVersion ?? null },
+  };
+}
+
+export async function checkForUpdate(platform: Platform, device: DeviceRow, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
+  const { db } = platform;
+  const now = options.now ?? new Date();
+  const loaded = await loadCheck(db, device, reported, now);
+  const first = await resolveWithLookups(db, loaded.input);
+
+  const result = await db.transaction(async (tx) => {
+    const { result, claimed } = await claimOrReresolve(tx, device, loaded, first);
+    const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
+    if (claimed && result.releaseId !== null) {
+      await recordEvent(tx, {
+        organizationId: device.organizationId,
+        type: 'device',
+        subtype: 'claimed_release',
+        actorPrn: options.actorPrn,
+        resourcePrn: devicePrn,
+        data: { device: devicePrn, release: resourcePrn(device.organizationId, 'release', result.releaseId), cohort: resourcePrn(device.organizationId, 'cohort', device.cohortId!) },
+      });
+    }
+    await recordEvent(tx, {
+      organizationId: device.organizationId,
+      type: 'device',
+      subtype: 'checked_for_release',
+      actorPrn: options.actorPrn,
+      resourcePrn: devicePrn,
+      data: checkedData(device, reported, result),
+    });
+    if (options.write) await writeReportedState(tx, device, reported, options.actorPrn);
+    return result;
+  });
+
+  return {
+    result,
+    adminAnswer: () => adminAnswer(db, platform, device, result),
+    deviceAnswer: (expand) => deviceAnswer(db, platform, device, loaded, result, expand),
+  };
+}
+
+/**
+ * Why the device gets what it gets, step by step. Read-only: it takes no claim and records no
+ * event, so "phase_slot_available" means a check now would take a slot.
+ */
+export async function explainUpdate(platform: Platform, device: DeviceRow, reported: ReportedState, now = new Date()) {
+  const loaded = await loadCheck(platform.db, device, reported, now);
+  const result = await resolveWithLookups(platform.db, loaded.input);
+  return {
+    status: result.status,
+    source_type: result.sourceType,
+    release_prn: result.releaseId === null ? null : resourcePrn(device.organizationId, 'release', result.releaseId),
+    bundle_prn: result.bundleId === null ? null : resourcePrn(device.organizationId, 'bundle', result.bundleId),
+    bundle_override_prn: result.overrideId === null ? null : resourcePrn(device.organizationId, 'bundle_override', result.overrideId),
+    would_claim: result.claim !== null,
+    steps: explanationToWire(device.organizationId, result),
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * wg-quick configuration files for the two ends of an open tunnel.
+ *
+ * Server end (answered by `GET /tunnels/{prn}/wireguard`): an interface with the server's
+ * private key, the server's tunnel address and the allocated UDP port; the device is its only
+ * peer and may send from its tunnel address alone.
+ *
+ * Device end (built by the device from the configure answer; the device's private key never
+ * leaves it):
+ *
+ *   [Interface]
+ *   PrivateKey = <the device's private key, whose public key it sent as device_public_key>
+ *   Address = <device_proxy_ip_address>/32          (/128 for IPv6)
+ *
+ *   [Peer]
+ *   PublicKey = <server_public_key>
+ *   Endpoint = <server_tunnel_ip_address>:<server_tunnel_port>   ([addr]:port for IPv6)
+ *   AllowedIPs = <server_proxy_ip_address>/32
+ *   PersistentKeepalive = 25
+ *
+ * The device dials out (it is usually behind NAT) and the keepalive holds the NAT mapping open.
+ * Inside the tunnel the server reaches the device's proxy at device_proxy_ip_address:device_proxy_port,
+ * which forwards to the device's local device_tunnel_port.
+ */
+import { isIP } from 'node:net';
+import { hostRoute } from './cidr';
+
+/** The device behind NAT sends a keepalive this often (seconds), the value wg(8) suggests. */
+export const PERSISTENT_KEEPALIVE_SECONDS = 25;
+
+function section(name: string, entries: [string, string | number][]): string {
+  return [`[${name}]`, ...entries.map(([key, value]) => `${key} = ${value}`)].join('\n');
+}
+
+function endpoint(address: string, port: number): string {
+  return isIP(address) === 6 ? `[${address}]:${port}` : `${address}:${port}`;
+}
+
+/** The fields of an open tunnel's wire form (`tunnelToWire`) that the two ends need. */
+export interface OpenTunnelEnds {
+  prn: string;
+  server_proxy_ip_address: string | null;
+  device_proxy_ip_address: string | null;
+  device_public_key: string | null;
+  server_public_key: string | null;
+  server_tunnel_ip_address: string | null;
+  server_tunnel_port: number | null;
+}
+
+function opened(t: OpenTunnelEnds) {
+  const { server_proxy_ip_address, device_proxy_ip_address, device_public_key, server_public_key, server_tunnel_ip_address, server_tunnel_port } = t;
+  if (!server_proxy_ip_address || !device_proxy_ip_address || !device_public_key || !server_public_key || !server_tunnel_ip_address || server_tunnel_port === null) {
+    throw new Error(`tunnel ${t.prn} has not been configured`);
+  }
+  return {
+    serverProxyIpAddress: server_proxy_ip_address,
+    deviceProxyIpAddress: device_proxy_ip_address,
+    devicePublicKey: device_public_key,
+    serverPublicKey: server_public_key,
+    serverTunnelIpAddress: server_tunnel_ip_address,
+    serverTunnelPort: server_tunnel_port,
+  };
+}
+
+export function serverWireguardConfig(tunnel: OpenTunnelEnds, serverPrivateKey: string): string {
+  const t = opened(tunnel);
+  return `${[
+    section('Interface', [
+      ['PrivateKey', serverPrivateKey],
+      ['Address', hostRoute(t.serverProxyIpAddress)],
+      ['ListenPort', t.serverTunnelPort],
+    ]),
+    section('Peer', [
+      ['PublicKey', t.devicePublicKey],
+      ['AllowedIPs', hostRoute(t.deviceProxyIpAddress)],
+    ]),
+  ].join('\n\n')}\n`;
+}
+
+/** The device's end, as documented above, from the configure answer; the daemon and tests use it. */
+export function deviceWireguardConfig(tunnel: OpenTunnelEnds, devicePrivateKey: string): string {
+  const t = opened(tunnel);
+  return `${[
+    section('Interface', [
+      ['PrivateKey', devicePrivateKey],
+      ['Address', hostRoute(t.deviceProxyIpAddress)],
+    ]),
+    section('Peer', [
+      ['PublicKey', t.serverPublicKey],
+      ['Endpoint', endpoint(t.serverTunnelIpAddress, t.serverTunnelPort)],
+      ['AllowedIPs', hostRoute(t.serverProxyIpAddress)],
+      ['PersistentKeepalive', PERSISTENT_KEEPALIVE_SECONDS],
+    ]),
+  ].join('\n\n')}\n`;
+}

@@ -1,0 +1,34 @@
+/**
+ * The transactional outbox: when any context records an event, the same transaction writes one
+ * pending delivery per webhook that should receive it, so a delivery exists exactly when its
+ * event committed. Rules:
+ *   - webhook.request_failed is never delivered (a failing receiver would feed itself);
+ *   - webhook.test_fire goes only to the webhook it tests (its resource_prn);
+ *   - every other event goes to each enabled webhook of the organization subscribed to it.
+ */
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../db/connection';
+import { onEventRecorded, type EventRow } from '../events/service';
+import { resourceIdFromPrn } from '../http/prn';
+import { webhookDeliveries, webhooks } from './schema';
+
+export function eventName(event: Pick<EventRow, 'type' | 'subtype'>): string {
+  return `${event.type}.${event.subtype}`;
+}
+
+export async function writeOutboxRows(tx: Executor, event: EventRow): Promise<void> {
+  const name = eventName(event);
+  if (name === 'webhook.request_failed') return;
+  const recipients =
+    name === 'webhook.test_fire'
+      ? sql`${webhooks.id} = ${resourceIdFromPrn(event.resourcePrn, 'webhook', event.organizationId)}`
+      : sql`${webhooks.state} = 'enabled' and ${webhooks.enabledEvents} @> ${JSON.stringify([name])}::jsonb`;
+  await tx.execute(sql`
+    insert into ${webhookDeliveries} (id, organization_id, webhook_id, event_id)
+    select gen_random_uuid(), ${webhooks.organizationId}, ${webhooks.id}, ${event.id}
+    from ${webhooks}
+    where ${webhooks.organizationId} = ${event.organizationId} and ${recipients}`);
+}
+
+// Registered once, when the webhooks context is loaded; recordEvent runs it in every event's transaction.
+onEventRecorded(writeOutboxRows);

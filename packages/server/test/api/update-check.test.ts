@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFleet, type Fleet } from '../support/fleet';
+import { startTestServer, type TestServer } from '../support/server';
+
+let t: TestServer;
+let fleet: Fleet;
+beforeAll(async () => {
+  t = await startTestServer();
+  fleet = await createFleet(t.server.platform.db, t.organizationId);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function release(cohortPrn: string, bundlePrn: string, fields: Record<string, unknown> = {}) {
+  const res = await t.api('POST', '/releases', { bundle_prn: bundlePrn, cohort_prn: cohortPrn, name: 'r', required: false, schedule_date: null, ...fields });
+  expect(res.status).toBe(201);
+  return res.body.release;
+}
+const check = (devicePrn: string, body: Record<string, unknown>, key?: string) => t.api('POST', `/devices/${devicePrn}/update`, body, key ? { key } : {});
+const events = async (devicePrn: string, subtype: string) =>
+  (await t.api('GET', `/events?limit=100&resource_prn=${encodeURIComponent(devicePrn)}&subtype=${subtype}`)).body.events;
+
+describe('POST /devices/{prn}/update', () => {
+  it('offers the latest release with its manifest, then no_update once the device runs it', async () => {
+    const cohort = await fleet.cohort();
+    const [b1, b2] = [await fleet.bundle(), await fleet.bundle()];
+    const r1 = await release(cohort.prn, b1.prn, { version: '1.0.0' });
+    const r2 = await release(cohort.prn, b2.prn, { version: '1.1.0' });
+    const device = await fleet.device({ cohortId: cohort.id });
+    const res = await check(device.prn, { release_prn: r1.prn });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'update', source_type: 'release', source_prn: r2.prn, bundle_prn: b2.prn });
+    expect(res.body.manifest).toHaveLength(1);
+    expect(res.body.manifest[0]).toMatchObject({ binary_prn: `prn:1:${t.organizationId}:binary:${b2.binaryId}`, hash: 'a'.repeat(64), size: 1024, target: 'aarch64-unknown-linux-gnu' });
+    expect((await check(device.prn, { release_prn: r2.prn })).body).toEqual({ status: 'no_update', source_type: null, source_prn: null, bundle_prn: null, manifest: null });
+    expect((await check(device.prn, { release_version: '1.1.0' })).body.status).toBe('no_update');
+  });
+
+  it('stops at a required release, skips disabled, scheduled and unmet requirements, refuses unsigned bundles', async () => {
+    const cohort = await fleet.cohort();
+    const b = await Promise.all([1, 2, 3, 4].map(() => fleet.bundle()));
+    const r1 = await release(cohort.prn, b[0].prn, { version: '1.0.0' });
+    const r2 = await release(cohort.prn, b[1].prn, { version: '1.1.0', required: true });
+    const r3 = await release(cohort.prn, b[2].prn, { version: '1.2.0', version_requirement: '>= 1.1.0' });
+    const device = await fleet.device({ cohortId: cohort.id });
+    expect((await check(device.prn, { release_prn: r1.prn })).body.source_prn).toBe(r2.prn);
+    expect((await check(device.prn, { release_prn: r2.prn, release_version: '1.1.0' })).body.source_prn).toBe(r3.prn);
+    expect((await check(device.prn, { release_prn: r2.prn, release_version: '1.0.5' })).body.status).toBe('no_update');
+    await t.api('PATCH', `/releases/${r3.prn}`, { disabled: true });
+    expect((await check(device.prn, { release_prn: r2.prn, release_version: '1.1.0' })).body.status).toBe('no_update');
+    const unsigned = await fleet.bundle({ signed: false });
+    const r4 = await release(cohort.prn, unsigned.prn);
+    const explain = await t.api('GET', `/devices/${device.prn}/update/explain?release_prn=${encodeURIComponent(r2.prn)}&release_version=1.1.0`);
+    expect(explain.status).toBe(200);
+    expect(explain.body.status).toBe('no_update');
+    expect(explain.body.steps).toContainEqual(expect.objectContaining({ step: 'bundle_signed', reason: 'unsigned_binaries', subject_prn: r4.prn }));
+    await t.api('PATCH', `/releases/${r4.prn}`, { schedule_date: new Date(Date.now() + 3_600_000).toISOString() });
+    const scheduled = await t.api('GET', `/devices/${device.prn}/update/explain?release_prn=${encodeURIComponent(r2.prn)}&release_version=1.1.0`);
+    expect(scheduled.body.steps).toContainEqual(expect.objectContaining({ reason: 'scheduled', subject_prn: r4.prn }));
+    expect(scheduled.body.steps).toContainEqual(expect.objectContaining({ reason: 'disabled', subject_prn: r3.prn }));
+  });
+
+  it('quarantine, no cohort, overrides beat releases', async () => {
+    const cohort = await fleet.cohort();
+    const [b1, b2] = [await fleet.bundle(), await fleet.bundle()];
+    const r1 = await release(cohort.prn, b1.prn);
+    const quarantined = await fleet.device({ cohortId: cohort.id, quarantined: true });
+    expect((await check(quarantined.prn, { release_version: '0.1.0' })).body.status).toBe('device_quarantine');
+    const loose = await fleet.device();
+    expect((await check(loose.prn, { release_version: '0.1.0' })).body.status).toBe('no_update');
+    const device = await fleet.device({ cohortId: cohort.id });
+    const override = (
+      await t.api('POST', '/bundle_overrides', { name: 'hotfix', bundle_prn: b2.prn, starts_at: new Date(Date.now() - 60_000).toISOString(), ends_at: new Date(Date.now() + 60_000).toISOString() })
+    ).body.bundle_override;
+    expect((await t.api('POST', `/bundle_overrides/${override.prn}/devices`, { device_prn: device.prn })).status).toBe(201);
+    expect((await check(device.prn, { release_prn: r1.prn })).body).toMatchObject({ status: 'update', source_type: 'bundle_override', source_prn: override.prn, bundle_prn: b2.prn });
+    expect((await check(device.prn, { bundle_prn: b2.prn })).body.status).toBe('no_update');
+  });
+
+  it('records checked_for_release every time, and release_changed when write changes the reported release', async () => {
+    const cohort = await fleet.cohort();
+    const b1 = await fleet.bundle();
+    const r1 = await release(cohort.prn, b1.prn);
+    const device = await fleet.device({ cohortId: cohort.id });
+    await check(device.prn, { release_prn: r1.prn });
+    await check(device.prn, { release_prn: r1.prn, write: true });
+    await check(device.prn, { release_prn: r1.prn, write: true }); // same state: no change event
+    expect(await events(device.prn, 'checked_for_release')).toHaveLength(3);
+    const changed = await events(device.prn, 'release_changed');
+    expect(changed).toHaveLength(1);
+    expect(changed[0].data).toEqual({ type: 'release_changed', data: { device: device.prn, from_release: null, to_release: r1.prn, from_bundle: null, to_bundle: null } });
+    const got = await t.api('GET', `/devices/${device.prn}`);
+    expect(got.body.device.reported_release_prn).toBe(r1.prn);
+  });
+
+  it('needs one of release_prn, bundle_prn, release_version (422), a current key (403) and write role; 404 across organizations', async () => {
+    const device = await fleet.device();
+    const empty = await check(device.prn, { write: true });
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors.map((e: any) => e.context.field)).toEqual(['release_prn', 'bundle_prn', 'release_version']);
+    const legacy = await t.keyWithRole('admin', 'legacy');
+    const refused = await check(device.prn, { release_version: '1.0.0' }, legacy);
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0].code).toBe('legacy_api_key_not_allowed');
+    expect((await check(device.prn, { release_version: '1.0.0' }, await t.keyWithRole('read'))).status).toBe(403);
+    const other = await t.createOrganization();
+    expect((await other.api('POST', `/devices/${device.prn}/update`, { release_version: '1.0.0' })).status).toBe(404);
+    expect((await other.api('GET', `/devices/${device.prn}/update/explain`)).status).toBe(404);
+  });
+
+  it('phase claims: a numeric phase hands out exactly its slots, stable per device, with claimed_release events', async () => {
+    const cohort = await fleet.cohort();
+    const [b1, b2] = [await fleet.bundle(), await fleet.bundle()];
+    const r1 = await release(cohort.prn, b1.prn);
+    const r2 = await release(cohort.prn, b2.prn, { phase_value: 0.3 });
+    const devices = await fleet.devices(10, cohort.id);
+    const answers = await Promise.all(devices.map((d) => check(d.prn, { release_prn: r1.prn })));
+    const winners = devices.filter((_, i) => answers[i].body.source_prn === r2.prn);
+    expect(winners).toHaveLength(3);
+    for (const winner of winners) expect((await check(winner.prn, { release_prn: r1.prn })).body.source_prn).toBe(r2.prn);
+    expect((await t.api('GET', `/releases/${r2.prn}`)).body.release.phase_claim_count).toBe(3);
+    expect(await events(winners[0].prn, 'claimed_release')).toHaveLength(1);
+    const loser = devices.find((d) => !winners.includes(d))!;
+    const explain = await t.api('GET', `/devices/${loser.prn}/update/explain?release_prn=${encodeURIComponent(r1.prn)}`);
+    expect(explain.body.steps).toContainEqual(expect.objectContaining({ reason: 'phase_full', subject_prn: r2.prn }));
+  });
+
+  it('tags mode: only devices with one of the tags', async () => {
+    const cohort = await fleet.cohort();
+    const [b1, b2] = [await fleet.bundle(), await fleet.bundle()];
+    const r1 = await release(cohort.prn, b1.prn);
+    const r2 = await release(cohort.prn, b2.prn, { phase_mode: 'tags', phase_tags: ['canary'] });
+    const canary = await fleet.device({ cohortId: cohort.id, tags: ['canary', 'eu'] });
+    const plain = await fleet.device({ cohortId: cohort.id, tags: ['eu'] });
+    expect((await check(canary.prn, { release_prn: r1.prn })).body.source_prn).toBe(r2.prn);
+    expect((await check(plain.prn, { release_prn: r1.prn })).body.status).toBe('no_update');
+  });
+});
+
+describe('bundle overrides', () => {
+  const window = (fromMinutes: number, toMinutes: number) => ({
+    starts_at: new Date(Date.now() + fromMinutes * 60_000).toISOString(),
+    ends_at: new Date(Date.now() + toMinutes * 60_000).toISOString(),
+  });
+
+  it('CRUD, ends_at after starts_at, devices add/list/remove', async () => {
+    const bundle = await fleet.bundle();
+    const bad = await t.api('POST', '/bundle_overrides', { name: 'x', bundle_prn: bundle.prn, ...window(10, 5) });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].context).toMatchObject({ field: 'ends_at', reason: 'not_after_starts_at' });
+    const created = await t.api('POST', '/bundle_overrides', { name: 'x', description: 'd', bundle_prn: bundle.prn, ...window(0, 10) });
+    expect(created.status).toBe(201);
+    const override = created.body.bundle_override;
+    expect(override).toMatchObject({ name: 'x', description: 'd', bundle_prn: bundle.prn });
+    expect((await t.api('PATCH', `/bundle_overrides/${override.prn}`, { name: 'y' })).body.bundle_override.name).toBe('y');
+    expect((await t.api('PATCH', `/bundle_overrides/${override.prn}`, { ends_at: override.starts_at })).status).toBe(422);
+    const device = await fleet.device();
+    expect((await t.api('POST', `/bundle_overrides/${override.prn}/devices`, { device_prn: device.prn })).status).toBe(201);
+    expect((await t.api('POST', `/bundle_overrides/${override.prn}/devices`, { device_prn: device.prn })).status).toBe(409);
+    const members = await t.api('GET', `/bundle_overrides/${override.prn}/devices`);
+    expect(members.body.bundle_override_devices.map((m: any) => m.device_prn)).toEqual([device.prn]);
+    expect((await t.api('DELETE', `/bundle_overrides/${override.prn}/devices/${device.prn}`)).status).toBe(204);
+    expect((await t.api('GET', `/bundle_overrides/${override.prn}/devices`)).body.bundle_override_devices).toEqual([]);
+    expect((await t.api('DELETE', `/bundle_overrides/${override.prn}`)).status).toBe(204);
+    expect((await t.api('GET', `/bundle_overrides/${override.prn}`)).status).toBe(404);
+    const other = await t.createOrganization();
+    expect((await other.api('POST', '/bundle_overrides', { name: 'x', bundle_prn: bundle.prn, ...window(0, 10) })).status).toBe(422);
+  });
+
+  it('refuses overlapping windows for one device (409), allows windows that only touch', async () => {
+    const bundle = await fleet.bundle();
+    const make = async (from: number, to: number) => (await t.api('POST', '/bundle_overrides', { name: 'o', bundle_prn: bundle.prn, ...window(from, to) })).body.bundle_override;
+    const first = await make(0, 60);
+    const overlapping = await make(30, 90);
+    const touching = { ...(await make(0, 1)), starts_at: first.ends_at };
+    await t.api('PATCH', `/bundle_overrides/${touching.prn}`, { starts_at: first.ends_at, ends_at: new Date(Date.now() + 120 * 60_000).toISOString() });
+    const device = await fleet.device();
+    await t.api('POST', `/bundle_overrides/${first.prn}/devices`, { device_prn: device.prn });
+    const clash = await t.api('POST', `/bundle_overrides/${overlapping.prn}/devices`, { device_prn: device.prn });
+    expect(clash.status).toBe(409);
+    expect(clash.body.errors[0]).toMatchObject({ code: 'bundle_override_overlap', context: { bundle_override_prn: first.prn, device_prn: device.prn } });
+    expect((await t.api('POST', `/bundle_overrides/${touching.prn}/devices`, { device_prn: device.prn })).status).toBe(201);
+    const moved = await t.api('PATCH', `/bundle_overrides/${touching.prn}`, { starts_at: new Date(Date.now() + 30 * 60_000).toISOString() });
+    expect(moved.status).toBe(409);
+  });
+});

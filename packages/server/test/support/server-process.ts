@@ -1,0 +1,60 @@
+/**
+ * The real server as a child process (`node --import tsx src/main.ts`), for tests that must kill
+ * it: same entry point, settings from environment variables only, like production.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SERVER_PACKAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** What it wrote to stderr, for failure messages. */
+  stderr(): string;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/** `startTimeoutMs`: PGlite on disk needs 20-60 s for its first start (initdb + migrations) on a loaded 2-core machine. */
+export async function spawnServer(env: Record<string, string>, port: number, startTimeoutMs = 120_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_PACKAGE,
+    // Only what the test gives: no DATABASE_URL or CANOPY_* leaking in from the outer shell.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CANOPY_ADMIN_PORT: String(port), CANOPY_DEVICE_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
+  child.stdout!.on('data', (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + startTimeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+    const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (healthy) break;
+    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
+    stderr: () => stderr,
+    async kill(signal) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
