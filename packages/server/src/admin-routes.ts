@@ -2,6 +2,8 @@
 import { accountRoutes } from './accounts/routes';
 import { artifactRoutes } from './artifacts/routes';
 import { artifactVersionRoutes } from './artifacts/version-routes';
+import { caCertificateRoutes } from './certificates/ca-routes';
+import { deviceCertificateRoutes } from './certificates/device-certificate-routes';
 import { binaryRoutes } from './binaries/routes';
 import { partRoutes } from './binaries/part-routes';
 import { signatureRoutes } from './binaries/signature-routes';
@@ -29,6 +31,8 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   artifactRoutes,
   artifactVersionRoutes,
   signingKeyRoutes,
+  caCertificateRoutes,
+  deviceCertificateRoutes,
   binaryRoutes,
   partRoutes,
   signatureRoutes,

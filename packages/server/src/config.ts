@@ -26,6 +26,17 @@ export interface Config {
   siteDir: string | null;
   /** Largest JSON body the admin API reads, in bytes (custom_metadata alone may be 1,000,000). */
   bodyLimit: number;
+  /** The device API's own TLS identity; unset means one generated at first start under dataDir. */
+  deviceTls: DeviceTlsConfig;
+  /** New TLS connections per second the device API accepts; excess ones are closed before any TLS work. */
+  deviceHandshakeRate: number;
+  /** Connections allowed above the rate in one burst (a fleet reconnecting after a network blip). */
+  deviceHandshakeBurst: number;
+  /**
+   * A valid certificate from a registered CA whose CN names an existing device, but which is not
+   * registered for it, is added to that device (true) or refused with multi_cert_jitr_disabled.
+   */
+  multiCertJitr: boolean;
   /** CANOPY_WEBHOOK_ALLOW_PRIVATE=1: let webhooks reach private/loopback addresses (tests, labs). Metadata addresses stay refused. */
   webhookAllowPrivate: boolean;
   /** Extra CA certificates (PEM files) webhook receivers may chain to: CANOPY_WEBHOOK_CA_FILE and NODE_EXTRA_CA_CERTS. */
@@ -53,6 +64,16 @@ export interface Config {
   downloadUrlTtlSeconds: number;
 }
 
+export interface DeviceTlsConfig {
+  /** PEM server certificate (may hold the chain after it) and its key. Both or neither. */
+  certPath: string | null;
+  keyPath: string | null;
+  /** PEM of what devices pin (the server certificate's CA); defaults to the certificate file. */
+  caPath: string | null;
+  /** Names put in a generated server certificate besides localhost and 127.0.0.1. */
+  hostnames: string[];
+}
+
 export type BlobStoreConfig =
   | { kind: 'filesystem'; root: string }
   | {
@@ -77,6 +98,18 @@ function port(env: Env, name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0 || value > 65535) throw new ConfigError(`${name} must be a port number, got ${raw}`);
   return value;
+}
+
+function positiveInteger(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+function flag(env: Env, name: string): boolean {
+  return ['1', 'true', 'yes', 'on'].includes((env[name] ?? '').trim().toLowerCase());
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -143,6 +176,10 @@ export function loadConfig(env: Env = process.env): Config {
     sitePort: port(env, 'CANOPY_SITE_PORT', 3000),
     siteDir: path.resolve(text(env, 'CANOPY_SITE_DIR') ?? './site/build'),
     bodyLimit: 2 * 1024 * 1024,
+    deviceTls: deviceTlsConfig(env),
+    deviceHandshakeRate: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_RATE', 2000),
+    deviceHandshakeBurst: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_BURST', 4000),
+    multiCertJitr: flag(env, 'CANOPY_MULTI_CERT_JITR'),
     blobStore: blobStoreConfig(env, dataDir),
     uploadUrlTtlSeconds: 24 * 3600,
     downloadUrlTtlSeconds: 24 * 3600,
@@ -168,5 +205,17 @@ function webhookSettings(env: Env) {
     webhookLeaseSeconds: leaseSeconds,
     webhookConcurrency: integer(env, 'CANOPY_WEBHOOK_CONCURRENCY', 32, 1, 1000),
     webhookPollMs: integer(env, 'CANOPY_WEBHOOK_POLL_MS', 200, 10, 60_000),
+  };
+}
+
+function deviceTlsConfig(env: Env): DeviceTlsConfig {
+  const certPath = text(env, 'CANOPY_DEVICE_TLS_CERT');
+  const keyPath = text(env, 'CANOPY_DEVICE_TLS_KEY');
+  if ((certPath === null) !== (keyPath === null)) throw new ConfigError('CANOPY_DEVICE_TLS_CERT and CANOPY_DEVICE_TLS_KEY must be set together');
+  return {
+    certPath: certPath && path.resolve(certPath),
+    keyPath: keyPath && path.resolve(keyPath),
+    caPath: text(env, 'CANOPY_DEVICE_TLS_CA') && path.resolve(text(env, 'CANOPY_DEVICE_TLS_CA')!),
+    hostnames: (text(env, 'CANOPY_DEVICE_HOSTNAMES') ?? '').split(',').map((name) => name.trim()).filter(Boolean),
   };
 }

@@ -11,6 +11,8 @@ import { bootstrapIfEmpty, type BootstrapResult } from './accounts/service';
 import { buildAdminApi } from './admin-api';
 import type { Config } from './config';
 import { createSecretBox, resolveSecretKey } from './crypto/secret-box';
+import { buildDeviceApi, type DeviceApi } from './device-api/app';
+import { loadDeviceTlsIdentity } from './device-api/tls-identity';
 import { connect, pgliteDirFor } from './db/connection';
 import { runMigrations } from './db/migrate';
 import type { AdminApp } from './http/app-types';
@@ -25,6 +27,11 @@ export interface RunningServer {
   platform: Platform;
   admin: AdminApp;
   adminUrl: string;
+  device: DeviceApi;
+  /** `https://host:port` of the device API (mutual TLS). */
+  deviceUrl: string;
+  /** PEM of the CA devices pin to trust the device API's server certificate. */
+  deviceServerCaPem: string;
   bootstrap: BootstrapResult | null;
   close(): Promise<void>;
 }
@@ -89,8 +96,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           `  admin user:     ${bootstrap.username} / ${bootstrap.password}\n\n`,
       );
     }
+    // The device API listens first: once the admin API's /healthz answers, devices can connect too.
+    const identity = await loadDeviceTlsIdentity(config);
+    const device = await buildDeviceApi(platform, identity, `https://${config.host}:${config.devicePort}`);
+    const deviceUrl = await device.app.listen({ port: config.devicePort, host: config.host });
+    log.info({ deviceUrl, identity: identity.source }, 'canopy device API listening');
     const admin = await buildAdminApi(platform);
-    const adminUrl = await admin.listen({ port: config.adminPort, host: config.host });
+    let adminUrl: string;
+    try {
+      adminUrl = await admin.listen({ port: config.adminPort, host: config.host });
+    } catch (error) {
+      await device.app.close();
+      throw error;
+    }
     if (config.adminPort === 0) publicUrl = adminUrl;
     log.info({ adminUrl, database: handle.driver }, 'canopy admin API listening');
     const site = await startSite(config, log);
@@ -101,11 +119,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       platform,
       admin,
       adminUrl,
+      device,
+      deviceUrl,
+      deviceServerCaPem: identity.caPem,
       bootstrap,
       async close() {
         if (closed) return;
         closed = true;
-        await admin.close();
+        await Promise.all([admin.close(), device.app.close()]);
         if (site) await new Promise((resolve) => site.close(resolve));
         await runner?.stop();
         await Promise.all(services.map((s) => s.stop()));

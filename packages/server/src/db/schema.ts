@@ -9,6 +9,7 @@ export * from '../events/schema';
 export * from '../workers/schema';
 export * from '../binaries/schema';
 export * from '../bundles/schema';
+export * from '../certificates/schema';
 export * from '../webhooks/schema';
 export * from '../tunnels/schema';
 export * from '../web-console/schema';

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAdminApi } from '../admin-api';
 import { loadConfig } from '../config';
+import { buildDeviceApi } from '../device-api/app';
 import type { Platform } from '../platform';
 
 export const OPENAPI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi');
@@ -35,11 +36,22 @@ export async function adminOpenApi(): Promise<unknown> {
   return document;
 }
 
+/** The device API's document, from the same route schemas the mTLS server serves. */
+export async function deviceOpenApi(): Promise<unknown> {
+  const { app } = await buildDeviceApi(describingPlatform(), null, 'https://localhost:4001');
+  await app.ready();
+  const document = app.swagger();
+  await app.close();
+  return document;
+}
+
 async function main() {
   fs.mkdirSync(OPENAPI_DIR, { recursive: true });
-  const file = path.join(OPENAPI_DIR, 'admin-api.json');
-  fs.writeFileSync(file, `${JSON.stringify(await adminOpenApi(), null, 2)}\n`);
-  process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
+  for (const [name, build] of [['admin-api.json', adminOpenApi], ['device-api.json', deviceOpenApi]] as const) {
+    const file = path.join(OPENAPI_DIR, name);
+    fs.writeFileSync(file, `${JSON.stringify(await build(), null, 2)}\n`);
+    process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
+  }
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();

@@ -86,3 +86,9 @@ export async function updateProduct(db: Database, actor: Actor, prn: string, cha
     }
   });
 }
+
+/** A product by its name (unique within an organization); null when there is none. */
+export async function findProductByName(db: Executor, organizationId: string, name: string): Promise<ProductRow | null> {
+  const [row] = await db.select().from(products).where(and(eq(products.organizationId, organizationId), eq(products.name, name))).limit(1);
+  return row ?? null;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminOpenApi } from '../../src/openapi/write';
+import { adminOpenApi, deviceOpenApi } from '../../src/openapi/write';
 
 type Operation = { summary?: string; description?: string; parameters?: any[]; requestBody?: any; responses: Record<string, any> };
 
@@ -27,5 +27,16 @@ describe('OpenAPI document', () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('device API OpenAPI document', () => {
+  it('describes /device/me and /update with their headers, expand values and 401', async () => {
+    const document = (await deviceOpenApi()) as { info: { title: string }; paths: Record<string, Record<string, Operation>> };
+    expect(document.info.title).toBe('Canopy Device API');
+    const update = document.paths['/update'].get;
+    expect(update.parameters!.filter((p) => p.in === 'header').map((p) => p.name).sort()).toEqual(['canopy-bundle-prn', 'canopy-release-prn', 'canopy-release-version']);
+    expect(update.responses['401'].description).toMatch(/client certificate/);
+    expect(document.paths['/device/me'].get.summary).toBeTruthy();
   });
 });

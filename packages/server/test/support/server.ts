@@ -22,6 +22,10 @@ export type Api = <T = any>(method: string, path: string, body?: unknown, option
 
 export interface TestServer {
   url: string;
+  /** `https://127.0.0.1:<port>` of the device API (mutual TLS); see device-client.ts. */
+  deviceUrl: string;
+  /** The CA that signed the device API's server certificate (what devices pin). */
+  deviceServerCaPem: string;
   /** The bootstrap organization's admin key. */
   apiKey: string;
   organizationId: string;
@@ -89,6 +93,12 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
   return {
     get url() {
       return url;
+    },
+    get deviceUrl() {
+      return server.deviceUrl;
+    },
+    get deviceServerCaPem() {
+      return server.deviceServerCaPem;
     },
     apiKey,
     organizationId,

@@ -1,0 +1,135 @@
+/**
+ * Issue 5's benchmark: GET /update over mutual TLS with keep-alive from 64 connections (64
+ * distinct devices) with 10,000 registered devices on PostgreSQL, beside an HTTPS hello-world
+ * that also requires client certificates, measured in the same run; then new handshakes per
+ * second (a full TLS handshake and one request per connection) on both.
+ * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { startCanopy } from './lib/canopy';
+import { makeDeviceCa, makeDevices, makeServerIdentity, makeVerificationCertificate, type BenchDevice } from './lib/device-certificates';
+import { formatRatio } from './lib/load';
+import { handshakeLoad, mtlsLoad, type MtlsClient } from './lib/mtls-load';
+import { withDatabase } from './lib/postgres';
+import { freePort, startNode } from './lib/processes';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 64;
+const HANDSHAKE_CONCURRENCY = 16;
+/** Devices that connect in the handshake test, one new connection each in turn. */
+const HANDSHAKE_DEVICES = 256;
+
+async function seed(databaseUrl: string, productPrn: string, devices: BenchDevice[]): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const productId = productPrn.split(':')[4];
+    const { rows: [product] } = await client.query('select organization_id from products where id = $1', [productId]);
+    const ids = await client.query(
+      `insert into devices (id, organization_id, product_id, identifier)
+       select gen_random_uuid(), $1, $2, unnest($3::text[]) returning id, identifier`,
+      [product.organization_id, productId, devices.map((d) => d.identifier)],
+    );
+    const idOf = new Map(ids.rows.map((row) => [row.identifier, row.id]));
+    await client.query(
+      `insert into device_certificates (id, organization_id, device_id, certificate, serial, fingerprint, authority_key_identifier, not_before, not_after)
+       select gen_random_uuid(), $1, d, c, s, f, a, nb::timestamptz, na::timestamptz
+       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) as t(d, c, s, f, a, nb, na)`,
+      [
+        product.organization_id,
+        devices.map((d) => idOf.get(d.identifier)),
+        devices.map((d) => d.certPem),
+        devices.map((d) => d.serial),
+        devices.map((d) => d.fingerprint),
+        devices.map((d) => d.authorityKeyIdentifier),
+        devices.map((d) => d.notBefore),
+        devices.map((d) => d.notAfter),
+      ],
+    );
+    await client.query('analyze devices; analyze device_certificates');
+  } finally {
+    await client.end();
+  }
+}
+
+async function admin(url: string, apiKey: string, method: string, urlPath: string, body?: unknown) {
+  const res = await fetch(`${url}${urlPath}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** The hello-world baseline over mTLS, in its own process, trusting the device CA. */
+async function startHelloWorld(deviceCaPem: string, probe: MtlsClient) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-hello-'));
+  const { ca, server } = await makeServerIdentity();
+  const files = { TLS_CERT: path.join(dir, 'server.pem'), TLS_KEY: path.join(dir, 'server.key'), CLIENT_CA: path.join(dir, 'clients.pem') };
+  fs.writeFileSync(files.TLS_CERT, server.certPem);
+  fs.writeFileSync(files.TLS_KEY, server.keyPem);
+  fs.writeFileSync(files.CLIENT_CA, deviceCaPem);
+  const port = await freePort();
+  const url = `https://127.0.0.1:${port}/update`;
+  const ready = async () => (await mtlsLoad({ url, ca: ca.certPem, clients: [probe], seconds: 0.01 })).requestsPerSecond > 0;
+  const child = await startNode('bench/lib/https-hello-world.ts', { ...files, PORT: String(port) }, ready);
+  return { child, url, ca: ca.certPem, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+await withDatabase(async (databaseUrl) => {
+  const started = Date.now();
+  const deviceCa = await makeDeviceCa();
+  const devices = await makeDevices(deviceCa, DEVICES, CONNECTIONS + HANDSHAKE_DEVICES);
+  console.log(`made ${CONNECTIONS + HANDSHAKE_DEVICES} device certificates in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const withCertificates = devices.slice(-(CONNECTIONS + HANDSHAKE_DEVICES)).map((d) => ({ certPem: d.certPem, keyPem: d.keyPem }));
+  const clients = withCertificates.slice(0, CONNECTIONS);
+  const handshakeClients = withCertificates.slice(CONNECTIONS);
+
+  const hello = await startHelloWorld(deviceCa.certPem, clients[0]);
+  let baseline;
+  let baselineHandshakes;
+  try {
+    await mtlsLoad({ url: hello.url, ca: hello.ca, clients, seconds: 2 }); // warm-up
+    baseline = await mtlsLoad({ url: hello.url, ca: hello.ca, clients, seconds: SECONDS });
+    baselineHandshakes = await handshakeLoad({ url: hello.url, ca: hello.ca, clients: handshakeClients, seconds: SECONDS, concurrency: HANDSHAKE_CONCURRENCY });
+  } finally {
+    await hello.child.stop();
+    hello.remove();
+  }
+
+  // Shedding is set far above what one machine can do, so the figures are the server's capacity.
+  const canopy = await startCanopy(databaseUrl, { CANOPY_DEVICE_HANDSHAKE_RATE: '1000000', CANOPY_DEVICE_HANDSHAKE_BURST: '1000000' });
+  try {
+    const serverCa = fs.readFileSync(`/tmp/canopy-bench-${new URL(canopy.url).port}/device-api/ca.pem`, 'utf8');
+    const code = (await admin(canopy.url, canopy.apiKey, 'POST', '/ca_certificates/verification_codes')).verification_code;
+    const verification = await makeVerificationCertificate(deviceCa, code);
+    const b64 = (pem: string) => Buffer.from(pem).toString('base64');
+    await admin(canopy.url, canopy.apiKey, 'POST', '/ca_certificates', { certificate: b64(deviceCa.certPem), verification_certificate: b64(verification.certPem) });
+    const product = await admin(canopy.url, canopy.apiKey, 'POST', '/products', { name: 'bench' });
+    await seed(databaseUrl, product.product.prn, devices);
+
+    const url = `https://127.0.0.1:${canopy.devicePort}/update`;
+    const headers = { 'canopy-release-version': '1.0.0' };
+    await mtlsLoad({ url, ca: serverCa, clients, seconds: 2, headers }); // warm-up
+    const update = await mtlsLoad({ url, ca: serverCa, clients, seconds: SECONDS, headers });
+    const handshakes = await handshakeLoad({ url, ca: serverCa, clients: handshakeClients, seconds: SECONDS, concurrency: HANDSHAKE_CONCURRENCY, headers });
+
+    console.log(`\nGET /update over mTLS, ${DEVICES} registered devices on PostgreSQL, ${CONNECTIONS} keep-alive connections, ${SECONDS} s, ${os.cpus().length} cores`);
+    console.log(formatRatio('GET /update (keep-alive)', update, baseline, 0.3), `(p99 target < 25 ms)`);
+    console.log(
+      `${'new handshakes + GET /update'.padEnd(28)} ${handshakes.requestsPerSecond.toFixed(0).padStart(7)} /s     p99 ${String(handshakes.p99).padStart(4)} ms` +
+        `  | baseline ${baselineHandshakes.requestsPerSecond.toFixed(0)} /s  (target >= 500 /s)` +
+        `${handshakes.non2xx || handshakes.errors ? `  !! non-2xx ${handshakes.non2xx}, errors ${handshakes.errors}` : ''}`,
+    );
+    console.log(`load average during the run: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(`server RSS now ${canopy.child.rssMb().toFixed(0)} MB, peak ${canopy.child.peakRssMb().toFixed(0)} MB`);
+  } finally {
+    await canopy.child.stop();
+  }
+});

@@ -1,0 +1,113 @@
+/**
+ * Device certificates: the certificates a device may authenticate with. A device may hold several
+ * live ones at once, so a fleet rotates certificates without downtime: register the new one,
+ * let devices switch, delete the old one.
+ */
+import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { Database, Executor } from '../db/connection';
+import { isUniqueViolation } from '../accounts/service';
+import { getDevice } from '../devices/service';
+import type { Actor } from '../http/actor';
+import { invalidField, notFound, parameterError } from '../http/errors';
+import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { toRfc3339 } from '../http/time';
+import { assertNotExpired, certificateFromField } from './certificate-field';
+import { deviceCertificateFieldProblems } from './field-limits';
+import type { ParsedCertificate } from './pem';
+import { deviceCertificates } from './schema';
+
+export type DeviceCertificateRow = typeof deviceCertificates.$inferSelect;
+
+export function deviceCertificateToWire(row: DeviceCertificateRow) {
+  return {
+    prn: resourcePrn(row.organizationId, 'device_certificate', row.id),
+    organization_prn: organizationPrn(row.organizationId),
+    device_prn: resourcePrn(row.organizationId, 'device', row.deviceId),
+    serial: row.serial,
+    fingerprint: row.fingerprint,
+    authority_key_identifier: row.authorityKeyIdentifier,
+    not_before: toRfc3339(row.notBefore),
+    not_after: toRfc3339(row.notAfter),
+    inserted_at: toRfc3339(row.insertedAt),
+    updated_at: toRfc3339(row.updatedAt),
+  };
+}
+
+export const FINGERPRINT_TAKEN = 'device_certificates_fingerprint_unique';
+
+/** Inserts a parsed certificate for a device; the caller owns the transaction (admin API or JITP). */
+export async function insertDeviceCertificate(tx: Executor, organizationId: string, deviceId: string, certificate: ParsedCertificate): Promise<DeviceCertificateRow> {
+  const summary = certificate.summary;
+  const [row] = await tx
+    .insert(deviceCertificates)
+    .values({
+      id: randomUUID(),
+      organizationId,
+      deviceId,
+      certificate: certificate.pem,
+      serial: summary.serial,
+      fingerprint: summary.fingerprintSha256,
+      authorityKeyIdentifier: summary.authorityKeyIdentifier,
+      notBefore: summary.notBefore.toISOString(),
+      notAfter: summary.notAfter.toISOString(),
+    })
+    .returning();
+  return row;
+}
+
+export async function createDeviceCertificate(db: Database, actor: Actor, input: { device_prn: string; certificate: string }): Promise<DeviceCertificateRow> {
+  const certificate = certificateFromField('certificate', input.certificate);
+  assertNotExpired('certificate', certificate);
+  const [problem] = deviceCertificateFieldProblems(certificate.summary);
+  if (problem) {
+    const { reason, ...detail } = problem;
+    throw invalidField('certificate', reason, detail);
+  }
+  try {
+    return await db.transaction(async (tx) => {
+      const device = await getDevice(tx, actor, input.device_prn, 'device_prn');
+      return insertDeviceCertificate(tx, actor.organizationId, device.id, certificate);
+    });
+  } catch (error) {
+    throw isUniqueViolation(error, FINGERPRINT_TAKEN) ? invalidField('certificate', 'taken') : error;
+  }
+}
+
+export async function getDeviceCertificate(db: Executor, actor: Actor, prn: string): Promise<DeviceCertificateRow> {
+  const id = resourceIdFromPrn(prn, 'device_certificate', actor.organizationId);
+  const [row] = id
+    ? await db
+        .select()
+        .from(deviceCertificates)
+        .where(and(eq(deviceCertificates.id, id), eq(deviceCertificates.organizationId, actor.organizationId)))
+        .limit(1)
+    : [];
+  if (!row) throw notFound('device_certificate', prn);
+  return row;
+}
+
+export async function listDeviceCertificates(db: Executor, actor: Actor, query: ListQuery & { device_prn?: string }) {
+  const page = pageRequest(query);
+  let deviceId: string | undefined;
+  if (query.device_prn !== undefined) {
+    // A malformed prn, or one of another organization, is a 400 naming the parameter.
+    deviceId = resourceIdFromPrn(query.device_prn, 'device', actor.organizationId) ?? undefined;
+    if (deviceId === undefined) throw parameterError('device_prn', 'not_found');
+  }
+  const { where, orderBy } = keyset(deviceCertificates, page);
+  const rows = await db
+    .select()
+    .from(deviceCertificates)
+    .where(combine(eq(deviceCertificates.organizationId, actor.organizationId), where, deviceId ? eq(deviceCertificates.deviceId, deviceId) : undefined))
+    .orderBy(...orderBy)
+    .limit(page.limit + 1);
+  return toPage(rows, page);
+}
+
+/** The certificate stops authenticating at once (the device API checks per connection). */
+export async function deleteDeviceCertificate(db: Executor, actor: Actor, prn: string): Promise<void> {
+  const row = await getDeviceCertificate(db, actor, prn);
+  await db.delete(deviceCertificates).where(eq(deviceCertificates.id, row.id));
+}

@@ -1,0 +1,110 @@
+/**
+ * Device authentication: who is behind this client certificate?
+ *
+ *  1. The chain must verify against a registered CA (any organization; signatures decide).
+ *  2. A registered certificate names its device, which must belong to that CA's organization
+ *     and not be archived.
+ *  3. An unregistered certificate whose CN names an existing device of the CA's organization is
+ *     a rotated certificate: added when multi-certificate JITR is on, else refused.
+ *  4. Otherwise the CA's JITP settings create the device, or the attempt is refused.
+ *
+ * Runs once per TLS connection (see connection-auth.ts); no request data is involved.
+ */
+import { registeredCaFinder, type RegisteredCaRecord } from '../certificates/ca-lookup';
+import { verifyClientCertificateChain } from '../certificates/chain';
+import { findDeviceByCertificate, type DeviceRow } from '../certificates/device-certificate-lookup';
+import { insertDeviceCertificate } from '../certificates/device-certificate-service';
+import { parseCertificateDer } from '../certificates/pem';
+import type { PeerCertificates } from '../certificates/tls-peer';
+import { findDeviceByIdentifier } from '../devices/identifier-lookup';
+import { resourcePrn } from '../http/prn';
+import { isUniqueViolation } from '../accounts/service';
+import type { Platform } from '../platform';
+import { authFailure, type DeviceAuthFailure, type FailureFacts } from './failures';
+import { provisionDevice } from './jitp-provision';
+
+export interface DeviceAuthSuccess {
+  ok: true;
+  device: DeviceRow;
+  fingerprint: string;
+  /** How the device got in on this connection. */
+  via: 'registered_certificate' | 'jitp' | 'multi_cert_jitr';
+}
+
+export type DeviceAuthOutcome = DeviceAuthSuccess | DeviceAuthFailure;
+
+const devicePrn = (device: DeviceRow) => resourcePrn(device.organizationId, 'device', device.id);
+
+export async function authenticateDevice(platform: Platform, peer: PeerCertificates): Promise<DeviceAuthOutcome> {
+  const { db } = platform;
+  const chain = await verifyClientCertificateChain({ leaf: peer.leaf, intermediates: peer.intermediates, findCaCandidates: registeredCaFinder(db) });
+  const fingerprint = chain.leafSummary?.fingerprintSha256 ?? null;
+  const commonName = chain.leafSummary?.commonName ?? null;
+  const registered = fingerprint ? await findDeviceByCertificate(db, fingerprint) : null;
+
+  if (!chain.ok) {
+    // A known device or CA gets the event (e.g. its certificate expired); a stranger does not.
+    const organizationId = registered?.device.organizationId ?? chain.ca?.organizationId ?? null;
+    return authFailure(chain.reason, {
+      organizationId,
+      devicePrn: registered ? devicePrn(registered.device) : null,
+      caPrn: chain.ca?.prn ?? null,
+      fingerprint,
+      commonName,
+      position: chain.position,
+    });
+  }
+
+  const ca = chain.ca;
+  const facts = { organizationId: ca.organizationId, caPrn: ca.prn, fingerprint, commonName };
+  if (registered) {
+    // A certificate registered in one organization, issued by another organization's CA: that CA
+    // does not vouch for this device.
+    if (registered.device.organizationId !== ca.organizationId) {
+      return authFailure('unknown_ca', { ...facts, organizationId: registered.device.organizationId, devicePrn: devicePrn(registered.device) });
+    }
+    return admit(registered.device, fingerprint!, 'registered_certificate', facts);
+  }
+  return firstContact(platform, ca, peer, facts);
+}
+
+function admit(device: DeviceRow, fingerprint: string, via: DeviceAuthSuccess['via'], facts: FailureFacts): DeviceAuthOutcome {
+  if (device.archived) return authFailure('device_is_archived', { ...facts, devicePrn: devicePrn(device) });
+  return { ok: true, device, fingerprint, via };
+}
+
+/** An unregistered certificate of a registered CA: a rotated certificate or a new device. */
+async function firstContact(
+  platform: Platform,
+  ca: RegisteredCaRecord,
+  peer: PeerCertificates,
+  facts: { organizationId: string; caPrn: string; fingerprint: string | null; commonName: string | null },
+): Promise<DeviceAuthOutcome> {
+  const parsed = parseCertificateDer(peer.leaf!.raw);
+  if (!parsed.ok) return authFailure('malformed', facts);
+  const certificate = parsed.value;
+  const fingerprint = certificate.summary.fingerprintSha256;
+  const existing = facts.commonName ? await findDeviceByIdentifier(platform.db, ca.organizationId, facts.commonName) : null;
+
+  if (existing) {
+    if (existing.archived) return authFailure('device_is_archived', { ...facts, devicePrn: devicePrn(existing) });
+    if (!platform.config.multiCertJitr) return authFailure('multi_cert_jitr_disabled', { ...facts, devicePrn: devicePrn(existing) });
+    try {
+      await insertDeviceCertificate(platform.db, ca.organizationId, existing.id, certificate);
+    } catch (error) {
+      // A second connection with the same new certificate registered it first: that is fine.
+      if (!isUniqueViolation(error)) throw error;
+    }
+    return admit(existing, fingerprint, 'multi_cert_jitr', facts);
+  }
+
+  if (!ca.jitp) return authFailure('jitp_disabled', facts);
+  const provisioned = await provisionDevice(platform.db, ca, certificate);
+  if (provisioned.ok) return admit(provisioned.device, fingerprint, 'jitp', facts);
+  if (provisioned.raced) {
+    // Two connections of a new device at once: the other one created it with this certificate.
+    const winner = await findDeviceByCertificate(platform.db, fingerprint);
+    if (winner && winner.device.organizationId === ca.organizationId) return admit(winner.device, fingerprint, 'registered_certificate', facts);
+  }
+  return authFailure('jitp_failed', { ...facts, detail: provisioned.detail });
+}

@@ -1,0 +1,41 @@
+/**
+ * `last_connected_at`, written at most once per interval per device. The condition lives in the
+ * UPDATE, so many server processes together still write once per interval; each process also
+ * remembers its own last write to skip the round trip entirely on busy keep-alive connections.
+ */
+import { sql } from 'drizzle-orm';
+import type { Executor } from '../db/connection';
+import { devices } from './schema';
+
+export const LAST_CONNECTED_INTERVAL_MS = 60_000;
+
+/** The new value when this call wrote it, else null (written recently, by any process). */
+export async function touchLastConnected(db: Executor, deviceId: string, intervalMs = LAST_CONNECTED_INTERVAL_MS): Promise<string | null> {
+  const [row] = await db
+    .update(devices)
+    .set({ lastConnectedAt: sql`now()` })
+    .where(
+      sql`${devices.id} = ${deviceId} and (${devices.lastConnectedAt} is null or ${devices.lastConnectedAt} < now() - make_interval(secs => ${intervalMs / 1000}))`,
+    )
+    .returning({ lastConnectedAt: devices.lastConnectedAt });
+  return row?.lastConnectedAt ?? null;
+}
+
+/** Per-process memory of recent writes, bounded so a huge fleet cannot grow it without end. */
+export class LastConnectedThrottle {
+  private readonly written = new Map<string, number>();
+
+  constructor(
+    private readonly intervalMs = LAST_CONNECTED_INTERVAL_MS,
+    private readonly maxEntries = 200_000,
+  ) {}
+
+  /** True when this process should try the write now (and records that it did). */
+  due(deviceId: string, nowMs = Date.now()): boolean {
+    const last = this.written.get(deviceId);
+    if (last !== undefined && nowMs - last < this.intervalMs) return false;
+    if (this.written.size >= this.maxEntries) this.written.clear();
+    this.written.set(deviceId, nowMs);
+    return true;
+  }
+}

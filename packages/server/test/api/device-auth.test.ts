@@ -1,0 +1,268 @@
+/**
+ * Device authentication over real mutual TLS: certificates made here (root, intermediate,
+ * device, expired, self-signed), the device API reached through its HTTPS port.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  makeExpiredCertificate,
+  makeIntermediateCa,
+  makeLeafCertificate,
+  makeRootCa,
+  makeSelfSignedLeaf,
+  type TestCertificate,
+} from '../support/certificates';
+import { deviceAgent, deviceRequest, type DeviceCredentials } from '../support/device-client';
+import { createDevice, createProduct, deviceEvents, registerDeviceCertificate, registeredCa } from '../support/device-fleet';
+import { startTestServer, type TestServer } from '../support/server';
+
+let t: TestServer;
+let root: TestCertificate;
+let productPrn: string;
+beforeAll(async () => {
+  t = await startTestServer();
+  root = await makeRootCa();
+  await registeredCa(t.api, root);
+  productPrn = await createProduct(t.api, 'sensors');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const credentials = (certificate: TestCertificate, ...chain: TestCertificate[]): DeviceCredentials => ({
+  certPem: [certificate, ...chain].map((c) => c.certPem).join(''),
+  keyPem: certificate.keyPem,
+});
+
+/** A device with a registered certificate issued by `issuer`. */
+async function enrolledDevice(identifier: string, issuer: TestCertificate = root) {
+  const device = await createDevice(t.api, productPrn, identifier);
+  const certificate = await makeLeafCertificate(issuer, identifier);
+  await registerDeviceCertificate(t.api, device.prn, certificate);
+  return { device, certificate };
+}
+
+function expectRefused(res: { status: number; body: any }, reason: string) {
+  expect(res.status, JSON.stringify(res.body)).toBe(401);
+  expect(res.body.errors[0]).toMatchObject({ code: 'unauthenticated', context: { reason } });
+}
+
+describe('device authentication', () => {
+  it('authenticates a registered certificate: GET /device/me and GET /update', async () => {
+    const { device, certificate } = await enrolledDevice('dev-registered');
+    const me = await deviceRequest(t, '/device/me', { credentials: credentials(certificate) });
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    expect(me.body.data).toMatchObject({ prn: device.prn, identifier: 'dev-registered', quarantined: false });
+    expect(me.body.data.last_connected_at).toMatch(/Z$/);
+    const update = await deviceRequest(t, '/update', { credentials: credentials(certificate) });
+    expect(update.status).toBe(200);
+    expect(update.body).toEqual({ status: 'no_update' });
+    const expanded = await deviceRequest(t, '/device/me?expand=cohort', { credentials: credentials(certificate) });
+    expect(expanded.body.data.cohort).toBeNull();
+  });
+
+  it('accepts a chain through an intermediate the device sends', async () => {
+    const intermediate = await makeIntermediateCa(root);
+    const { device, certificate } = await enrolledDevice('dev-intermediate', intermediate);
+    const withChain = await deviceRequest(t, '/device/me', { credentials: credentials(certificate, intermediate) });
+    expect(withChain.status, JSON.stringify(withChain.body)).toBe(200);
+    expect(withChain.body.data.prn).toBe(device.prn);
+    // Without the intermediate the registered root cannot be reached.
+    expectRefused(await deviceRequest(t, '/device/me', { credentials: credentials(certificate) }), 'unknown_ca');
+  });
+
+  it('lets a device hold several live certificates (rotation without downtime)', async () => {
+    const { device, certificate: first } = await enrolledDevice('dev-rotating');
+    const second = await makeLeafCertificate(root, 'dev-rotating');
+    const secondRecord = await registerDeviceCertificate(t.api, device.prn, second);
+    for (const certificate of [first, second]) {
+      const res = await deviceRequest(t, '/device/me', { credentials: credentials(certificate) });
+      expect(res.body.data?.prn).toBe(device.prn);
+    }
+    const listed = await t.api('GET', `/device_certificates?device_prn=${device.prn}`);
+    expect(listed.body.device_certificates).toHaveLength(2);
+    expect(secondRecord.fingerprint).toBe(second.cert.fingerprint256.replace(/:/g, ''));
+    // Deleting the old one: it stops working, the new one keeps working.
+    const firstRecord = listed.body.device_certificates.find((c: any) => c.prn !== secondRecord.prn);
+    expect((await t.api('DELETE', `/device_certificates/${firstRecord.prn}`)).status).toBe(204);
+    expectRefused(await deviceRequest(t, '/device/me', { credentials: credentials(first) }), 'multi_cert_jitr_disabled');
+    expect((await deviceRequest(t, '/device/me', { credentials: credentials(second) })).status).toBe(200);
+  });
+
+  it('answers 401 with a reason for each bad certificate', async () => {
+    const none = await deviceRequest(t, '/update', { credentials: null });
+    expectRefused(none, 'no_certificate');
+
+    const stranger = await makeRootCa();
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(await makeLeafCertificate(stranger, 'dev-stranger')) }), 'unknown_ca');
+
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(await makeSelfSignedLeaf('dev-self')) }), 'self_signed');
+
+    const expiredCa = await makeRootCa({ notBefore: new Date(Date.now() - 3 * 86_400_000), notAfter: new Date(Date.now() + 2_000) });
+    await registeredCa(t.api, expiredCa);
+    const underExpired = await makeLeafCertificate(expiredCa, 'dev-under-expired-ca', { notBefore: new Date(Date.now() - 86_400_000) });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(underExpired) }), 'expired');
+
+    const device = await createDevice(t.api, productPrn, 'dev-expired-cert');
+    const expired = await makeExpiredCertificate(root, 'dev-expired-cert');
+    const refusedRegistration = await t.api('POST', '/device_certificates', { device_prn: device.prn, certificate: Buffer.from(expired.certPem).toString('base64') });
+    expect(refusedRegistration.status).toBe(422);
+    expect(refusedRegistration.body.errors[0].context).toMatchObject({ field: 'certificate', reason: 'expired' });
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(expired) }), 'expired');
+  });
+
+  it('refuses an archived device and records device.authentication_failed', async () => {
+    const { device, certificate } = await enrolledDevice('dev-archived');
+    expect((await t.api('PATCH', `/devices/${device.prn}`, { archived: true })).status).toBe(200);
+    expectRefused(await deviceRequest(t, '/device/me', { credentials: credentials(certificate) }), 'device_is_archived');
+    const [event] = await deviceEvents(t.api, 'authentication_failed', device.prn);
+    expect(event.data).toMatchObject({ type: 'authentication_failed', data: { reason: 'device_is_archived', device_prn: device.prn } });
+    expect(event.data.data.certificate_fingerprint).toBe(certificate.cert.fingerprint256.replace(/:/g, ''));
+  });
+
+  it('refuses an unregistered certificate naming an existing device (multi_cert_jitr_disabled)', async () => {
+    const { device } = await enrolledDevice('dev-second-cert');
+    const unregistered = await makeLeafCertificate(root, 'dev-second-cert');
+    expectRefused(await deviceRequest(t, '/device/me', { credentials: credentials(unregistered) }), 'multi_cert_jitr_disabled');
+    const [event] = await deviceEvents(t.api, 'authentication_failed', device.prn);
+    expect(event.data.data.reason).toBe('multi_cert_jitr_disabled');
+  });
+
+  it('refuses an unknown device of a CA without JITP (jitp_disabled), with an event on the CA', async () => {
+    const ca = await makeRootCa();
+    const registered = await registeredCa(t.api, ca);
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(await makeLeafCertificate(ca, 'dev-unknown')) }), 'jitp_disabled');
+    const [event] = await deviceEvents(t.api, 'authentication_failed', registered.prn);
+    expect(event.data.data).toMatchObject({ reason: 'jitp_disabled', ca_certificate_prn: registered.prn, common_name: 'dev-unknown' });
+  });
+
+  it('provisions an unknown device just in time from the CA settings', async () => {
+    const ca = await makeRootCa();
+    const cohort = (await t.api('POST', '/cohorts', { name: 'field', product_prn: productPrn })).body.cohort;
+    await registeredCa(t.api, ca, { jitp: { description: 'from the factory', tags: ['jitp', 'v1'], product_name: 'sensors', cohort_prn: cohort.prn, target: 'armv7' } });
+    const certificate = await makeLeafCertificate(ca, 'dev-jitp-1');
+    const me = await deviceRequest(t, '/device/me?expand=cohort', { credentials: credentials(certificate) });
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    expect(me.body.data).toMatchObject({
+      identifier: 'dev-jitp-1',
+      description: 'from the factory',
+      tags: ['jitp', 'v1'],
+      product_prn: productPrn,
+      cohort_prn: cohort.prn,
+      target: 'armv7',
+    });
+    expect(me.body.data.cohort.prn).toBe(cohort.prn);
+    const certificates = await t.api('GET', `/device_certificates?device_prn=${me.body.data.prn}`);
+    expect(certificates.body.device_certificates.map((c: any) => c.fingerprint)).toEqual([certificate.cert.fingerprint256.replace(/:/g, '')]);
+    // Second connection: found by its now registered certificate.
+    expect((await deviceRequest(t, '/device/me', { credentials: credentials(certificate) })).body.data.prn).toBe(me.body.data.prn);
+  });
+
+  it('provisions one device when its first connections arrive at once', async () => {
+    const ca = await makeRootCa();
+    await registeredCa(t.api, ca, { jitp: { description: 'burst', tags: [], product_name: 'sensors' } });
+    const certificate = await makeLeafCertificate(ca, 'dev-jitp-burst');
+    const answers = await Promise.all(Array.from({ length: 6 }, () => deviceRequest(t, '/device/me', { credentials: credentials(certificate) })));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+    expect(new Set(answers.map((a) => a.body.data.prn)).size).toBe(1);
+    const devices = await t.api('GET', `/devices?search=${encodeURIComponent("identifier:'dev-jitp-burst'")}`);
+    expect(devices.body.devices).toHaveLength(1);
+  });
+
+  it('fails provisioning cleanly when the JITP product is gone (jitp_failed) and creates nothing', async () => {
+    const ca = await makeRootCa();
+    const temporary = await createProduct(t.api, 'renamed-later');
+    const registered = await registeredCa(t.api, ca, { jitp: { description: 'x', tags: [], product_name: 'renamed-later' } });
+    await t.api('PATCH', `/products/${temporary}`, { name: 'renamed-now' });
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(await makeLeafCertificate(ca, 'dev-jitp-fail')) }), 'jitp_failed');
+    const [event] = await deviceEvents(t.api, 'authentication_failed', registered.prn);
+    expect(event.data.data).toMatchObject({ reason: 'jitp_failed', detail: 'product_not_found' });
+    const devices = await t.api('GET', `/devices?search=${encodeURIComponent("identifier:'dev-jitp-fail'")}`);
+    expect(devices.body.devices).toEqual([]);
+  });
+
+  it('checks the chain once per connection, records device.connected with the monitored headers, throttles last_connected_at', async () => {
+    const { device, certificate } = await enrolledDevice('dev-keepalive');
+    const agent = deviceAgent(t, credentials(certificate));
+    const headers = { 'canopy-release-version': '1.2.3', 'x-canopy-uuid': 'abc-123', 'x-canopy-platform': 'rpi4', 'x-ignored': 'no' };
+    try {
+      const ports = new Set<number | undefined>();
+      for (let i = 0; i < 5; i++) {
+        const res = await deviceRequest(t, '/update', { agent, headers });
+        expect(res.status).toBe(200);
+        ports.add(res.socketPort);
+      }
+      expect(ports.size).toBe(1);
+      const connected = await deviceEvents(t.api, 'connected', device.prn);
+      expect(connected).toHaveLength(1);
+      expect(connected[0].data.data).toMatchObject({
+        device_prn: device.prn,
+        certificate_fingerprint: certificate.cert.fingerprint256.replace(/:/g, ''),
+        headers: { 'canopy-release-version': '1.2.3', 'x-canopy-uuid': 'abc-123', 'x-canopy-platform': 'rpi4' },
+      });
+      expect(connected[0].data.data.headers).not.toHaveProperty('x-ignored');
+      expect(connected[0].data.data.ip).toMatch(/127\.0\.0\.1/);
+      const firstSeen = (await t.api('GET', `/devices/${device.prn}`)).body.device.last_connected_at;
+      expect(firstSeen).not.toBeNull();
+      // A new connection a moment later: a new event, but last_connected_at is not rewritten within a minute.
+      await deviceRequest(t, '/update', { credentials: credentials(certificate) });
+      expect(await deviceEvents(t.api, 'connected', device.prn)).toHaveLength(2);
+      expect((await t.api('GET', `/devices/${device.prn}`)).body.device.last_connected_at).toBe(firstSeen);
+
+      // Deleting the certificate takes effect on the open connection's next request.
+      const [record] = (await t.api('GET', `/device_certificates?device_prn=${device.prn}`)).body.device_certificates;
+      await t.api('DELETE', `/device_certificates/${record.prn}`);
+      expectRefused(await deviceRequest(t, '/update', { agent }), 'certificate_not_registered');
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('answers 400 for malformed headers and expand values', async () => {
+    const { certificate } = await enrolledDevice('dev-bad-headers');
+    const badPrn = await deviceRequest(t, '/update', { credentials: credentials(certificate), headers: { 'canopy-release-prn': 'not-a-prn' } });
+    expect(badPrn.status).toBe(400);
+    expect(badPrn.body.errors[0]).toMatchObject({ code: 'parameter', context: { parameter: 'canopy-release-prn' } });
+    const badExpand = await deviceRequest(t, '/update?expand=nonsense', { credentials: credentials(certificate) });
+    expect(badExpand.status).toBe(400);
+    expect(badExpand.body.errors[0].context).toMatchObject({ parameter: 'expand', reason: 'unknown_value' });
+    const expanded = await deviceRequest(t, '/update?expand=release,bundle,source_type,manifest', { credentials: credentials(certificate) });
+    expect(expanded.body).toMatchObject({ status: 'no_update', release: null, bundle: null, source_type: null });
+  });
+
+  it('answers device_quarantine for a quarantined device', async () => {
+    const { device, certificate } = await enrolledDevice('dev-quarantined');
+    await t.api('PATCH', `/devices/${device.prn}`, { quarantined: true });
+    expect((await deviceRequest(t, '/update', { credentials: credentials(certificate) })).body).toEqual({ status: 'device_quarantine' });
+  });
+});
+
+describe('isolation between organizations', () => {
+  it('keeps a device to its own organization and refuses a cross-organization certificate', async () => {
+    const other = await t.createOrganization();
+    const theirRoot = await makeRootCa();
+    await registeredCa(other.api, theirRoot);
+    const theirProduct = await createProduct(other.api, 'theirs');
+    const theirDevice = await createDevice(other.api, theirProduct, 'dev-shared-name');
+    const theirCertificate = await makeLeafCertificate(theirRoot, 'dev-shared-name');
+    await registerDeviceCertificate(other.api, theirDevice.prn, theirCertificate);
+    const { device: ourDevice, certificate: ourCertificate } = await enrolledDevice('dev-shared-name');
+
+    expect((await deviceRequest(t, '/device/me', { credentials: credentials(theirCertificate) })).body.data.prn).toBe(theirDevice.prn);
+    expect((await deviceRequest(t, '/device/me', { credentials: credentials(ourCertificate) })).body.data.prn).toBe(ourDevice.prn);
+
+    // A certificate of their CA registered for our device: their CA does not vouch for our devices.
+    const crossed = await makeLeafCertificate(theirRoot, 'dev-crossed');
+    const ourCrossed = await createDevice(t.api, productPrn, 'dev-crossed');
+    await registerDeviceCertificate(t.api, ourCrossed.prn, crossed);
+    expectRefused(await deviceRequest(t, '/device/me', { credentials: credentials(crossed) }), 'unknown_ca');
+    // Their events stay theirs.
+    const ours = await deviceEvents(t.api, 'connected');
+    expect(ours.map((e) => e.resource_prn)).not.toContain(theirDevice.prn);
+    // The same certificate cannot be registered twice, in any organization.
+    const again = await other.api('POST', '/device_certificates', { device_prn: theirDevice.prn, certificate: Buffer.from(ourCertificate.certPem).toString('base64') });
+    expect(again.status).toBe(422);
+    expect(again.body.errors[0].context).toMatchObject({ field: 'certificate', reason: 'taken' });
+    expect((await other.api('GET', `/device_certificates?device_prn=${ourDevice.prn}`)).status).toBe(400);
+  });
+});
