@@ -6,10 +6,15 @@
  * After the timed run the remaining devices are checked once each, so the final claim count
  * shows whether the phase handed out exactly 10% of the cohort.
  * Targets: >= 30% of hello-world, p99 < 25 ms, claims exactly 10,000.
+ *
+ * Seeding: devices (100,000 in one statement) and signed binaries go straight into the database;
+ * releases are created through the API, because the server keeps each cohort's chain in memory
+ * against a stamp that only chain edits through the service move (src/releases/chain-cache.ts).
+ * Knobs: BENCH_DEVICES, BENCH_RELEASES, BENCH_SECONDS.
  */
 import pg from 'pg';
 import { helloWorldBaseline } from './lib/baseline';
-import { startCanopy } from './lib/canopy';
+import { startCanopy, type CanopyProcess } from './lib/canopy';
 import { formatRatio, load } from './lib/load';
 import { withDatabase } from './lib/postgres';
 
@@ -27,7 +32,17 @@ interface Seeded {
 }
 
 /** Bundles with one signed binary each, a chain of releases first -> latest, the devices. */
-async function seed(client: pg.Client): Promise<Seeded> {
+async function seed(client: pg.Client, canopy: CanopyProcess): Promise<Seeded> {
+  const createRelease = async (fields: Record<string, unknown>): Promise<string> => {
+    const response = await fetch(`${canopy.url}/releases`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${canopy.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ required: false, schedule_date: null, ...fields }),
+    });
+    const body = (await response.json()) as { release: { prn: string } };
+    if (response.status !== 201) throw new Error(`release: ${response.status} ${JSON.stringify(body)}`);
+    return body.release.prn.split(':').pop()!;
+  };
   const { rows: [org] } = await client.query('select id from organizations limit 1');
   const { rows: [product] } = await client.query(`insert into products (id, organization_id, name) values (gen_random_uuid(), $1, 'bench') returning id`, [org.id]);
   const { rows: [cohort] } = await client.query(`insert into cohorts (id, organization_id, product_id, name) values (gen_random_uuid(), $1, $2, 'bench') returning id`, [org.id, product.id]);
@@ -44,12 +59,16 @@ async function seed(client: pg.Client): Promise<Seeded> {
     );
     const { rows: [bundle] } = await client.query(`insert into bundles (id, organization_id, name) values (gen_random_uuid(), $1, $2) returning id`, [org.id, `b${i}`]);
     await client.query(`insert into bundle_artifact_versions (bundle_id, artifact_version_id, index) values ($1, $2, 0)`, [bundle.id, version.id]);
-    const { rows: [release] } = await client.query(
-      `insert into releases (id, organization_id, cohort_id, bundle_id, name, version, phase_value) values (gen_random_uuid(), $1, $2, $3, $4, $5, $6) returning id`,
-      [org.id, cohort.id, bundle.id, `r${i}`, `1.0.${i}`, i === RELEASES ? PHASE : 1],
+    // Each new release becomes the latest; only the last one is phased.
+    releaseIds.push(
+      await createRelease({
+        cohort_prn: `prn:1:${org.id}:cohort:${cohort.id}`,
+        bundle_prn: `prn:1:${org.id}:bundle:${bundle.id}`,
+        name: `r${i}`,
+        version: `1.0.${i}`,
+        phase_value: i === RELEASES ? PHASE : 1,
+      }),
     );
-    if (releaseIds.length) await client.query('update releases set next_release_id = $1 where id = $2', [release.id, releaseIds[releaseIds.length - 1]]);
-    releaseIds.push(release.id);
   }
   await client.query(
     `insert into devices (id, organization_id, product_id, cohort_id, identifier, target)
@@ -80,7 +99,7 @@ await withDatabase(async (databaseUrl) => {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const seeded = await seed(client);
+    const seeded = await seed(client, canopy);
     const headers = { authorization: `Bearer ${canopy.apiKey}`, 'content-type': 'application/json' };
     const body = JSON.stringify({ release_prn: `prn:1:${seeded.organizationId}:release:${seeded.positionReleaseId}` });
     const paths = seeded.deviceIds.map((id) => `/devices/prn:1:${seeded.organizationId}:device:${id}/update`);

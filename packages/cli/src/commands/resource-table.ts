@@ -162,11 +162,11 @@ export const RESOURCES: ResourceDef[] = [
         actions: [
           {
             name: 'add',
-            summary: 'Add devices to a bundle override.',
+            summary: 'Add a device to a bundle override.',
             method: 'POST',
             path: '/bundle_overrides/{prn}/devices',
             args: [prnArg('bundle override', 'bundle_override')],
-            body: [list('device-prns', 'Comma-separated device prns.', { required: true, example: examplePrn('device') })],
+            body: [prnField('device-prn', 'device', 'device', true)],
           },
           { name: 'list', summary: 'List the devices of a bundle override.', method: 'GET', path: '/bundle_overrides/{prn}/devices', args: [prnArg('bundle override', 'bundle_override')], listKey: 'devices' },
           {

@@ -17,7 +17,11 @@ export const bundleOverrides = pgTable(
     insertedAt: insertedAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('bundle_overrides_org_inserted').on(t.organizationId, t.insertedAt, t.id)],
+  (t) => [
+    index('bundle_overrides_org_inserted').on(t.organizationId, t.insertedAt, t.id),
+    // Deleting a bundle asks whether an override still uses it (bundles/in-use.ts).
+    index('bundle_overrides_bundle').on(t.bundleId),
+  ],
 );
 
 export const bundleOverrideDevices = pgTable(

@@ -5,6 +5,7 @@ import 'reflect-metadata';
 import * as x509 from '@peculiar/x509';
 import { webcrypto } from 'node:crypto';
 
-x509.cryptoProvider.set(webcrypto);
+// Node's WebCrypto is the standard one; the cast bridges the Node and DOM typings of it.
+x509.cryptoProvider.set(webcrypto as never);
 
 export { x509 };

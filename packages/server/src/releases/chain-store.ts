@@ -11,7 +11,7 @@ import type { Executor } from '../db/connection';
 import { conflict } from '../http/errors';
 import { resourcePrn } from '../http/prn';
 import { applyLinkChanges, validateChain, type ChainProblem, type LinkChange } from './chain';
-import { releases } from './schema';
+import { releaseChainVersions, releases } from './schema';
 
 export type ReleaseRow = typeof releases.$inferSelect;
 
@@ -63,7 +63,16 @@ export async function writeLinks(tx: Executor, changes: readonly LinkChange[]): 
   }
 }
 
-/** Reads the chain back after the writes: anything but a valid chain rolls the transaction back. */
+/**
+ * Reads the chain back after the writes: anything but a valid chain rolls the transaction back.
+ * Every edit ends here, so this is also where the cohort's chain stamp moves (chain-cache.ts):
+ * in the edit's own transaction, so a check that sees the new stamp sees the new chain.
+ */
 export async function verifyChain(tx: Executor, organizationId: string, cohortId: string): Promise<ReleaseRow[]> {
-  return loadChain(tx, organizationId, cohortId);
+  const chain = await loadChain(tx, organizationId, cohortId);
+  await tx
+    .insert(releaseChainVersions)
+    .values({ cohortId, version: 1 })
+    .onConflictDoUpdate({ target: releaseChainVersions.cohortId, set: { version: sql`${releaseChainVersions.version} + 1` } });
+  return chain;
 }

@@ -1,4 +1,5 @@
-import { boolean, doublePrecision, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bundles } from '../bundles/schema';
 import { cohorts } from '../cohorts/schema';
 import { id, insertedAt, organizationId, timestamptz, updatedAt } from '../db/columns';
@@ -41,7 +42,41 @@ export const releases = pgTable(
     index('releases_org_inserted').on(t.organizationId, t.insertedAt, t.id),
     index('releases_cohort').on(t.cohortId),
     index('releases_bundle').on(t.bundleId),
+    // The update check reads the claim counter of its cohort's (at most one) phased release on
+    // every check; this finds it without visiting the other releases of the chain.
+    index('releases_cohort_phased').on(t.cohortId).where(sql`phase_value is distinct from 1`),
   ],
+);
+
+/**
+ * A stamp per cohort, bumped by every chain edit inside the edit's transaction (chain-store.ts).
+ * Update checks keep each cohort's chain in memory and reload it only when the stamp moved, so
+ * a 200-release chain is read once per edit rather than once per check, and never stale.
+ */
+export const releaseChainVersions = pgTable('release_chain_versions', {
+  cohortId: uuid('cohort_id')
+    .primaryKey()
+    .references(() => cohorts.id, { onDelete: 'cascade' }),
+  version: integer('version').notNull().default(0),
+});
+
+/**
+ * Devices per cohort, kept by database triggers on `devices` (migration
+ * 0008_cohort_device_count_triggers) so every writer is counted, whatever code path it takes.
+ * A fractional phase needs the cohort's size at every claim: counting 100,000 devices each time
+ * would dominate the check. Spread over stripes (the writer's backend pid mod 16) so devices
+ * registering concurrently into one cohort rarely wait on the same row; the size is the sum.
+ */
+export const cohortDeviceCounts = pgTable(
+  'cohort_device_counts',
+  {
+    cohortId: uuid('cohort_id')
+      .notNull()
+      .references(() => cohorts.id, { onDelete: 'cascade' }),
+    stripe: integer('stripe').notNull(),
+    deviceCount: integer('device_count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.cohortId, t.stripe] })],
 );
 
 /** One slot of a phased release held by one device: stable, at most one per (release, device). */

@@ -12,7 +12,7 @@ import { organizationPrn, resourcePrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
 import type { Platform } from '../platform';
 import { eq } from 'drizzle-orm';
-import { manifestForBundle, type ManifestEntry } from './bundle-delivery';
+import { manifestForBundle, type ManifestEntry } from '../binaries/manifest';
 import type { LoadedCheck } from './update-inputs';
 import type { ResolutionResult } from './resolution-types';
 import type { DeviceRow } from './neighbours';

@@ -1,22 +1,21 @@
 /**
- * Loads what resolution needs for one device (resolution-types.ts) from the database: its
- * cohort's chain, its overrides, its claims and the cohort size. Bundle signing state is asked
- * lazily by `resolveWithLookups`, because resolution only ever asks about the one bundle it
- * chose and checking all 200 releases' bundles would waste the check.
+ * Loads what resolution needs for one device (resolution-types.ts): its cohort's chain (from
+ * memory, checked against the cohort's stamp: chain-cache.ts), its overrides, its claims and
+ * the cohort size, all fresh state in one round trip (check-state.ts). Bundle signing state is
+ * asked lazily by `resolveWithLookups`, because resolution only ever asks about the one bundle
+ * it chose and checking all 200 releases' bundles would waste the check.
  */
-import { eq, getTableColumns } from 'drizzle-orm';
-import { bundleOverrideDevices, bundleOverrides } from '../bundle-overrides/schema';
+import { inArray } from 'drizzle-orm';
+import { isBundleDistributable } from '../binaries/manifest';
+import { bundleOverrides } from '../bundle-overrides/schema';
 import type { Executor } from '../db/connection';
 import { resourceIdFromPrn } from '../http/prn';
-import { validateChain } from './chain';
+import { chainAt } from './chain-cache';
 import type { ReleaseRow } from './chain-store';
+import { readCheckState } from './check-state';
 import type { DeviceRow } from './neighbours';
-import { isPhased } from './phase';
-import { cachedCohortDeviceCount, claimedReleaseIds } from './phase-claims';
-import type { ChainRelease, DeviceOverride, PhaseClaimState, ResolutionInput, ResolutionResult } from './resolution-types';
+import type { DeviceOverride, PhaseClaimState, ResolutionInput, ResolutionResult } from './resolution-types';
 import { resolveUpdate } from './resolution';
-import { releases } from './schema';
-import { isBundleDistributable } from './bundle-delivery';
 
 /** What the device says it runs: headers on the device API, the body on the admin API. */
 export interface ReportedState {
@@ -29,51 +28,21 @@ export type BundleOverrideRow = typeof bundleOverrides.$inferSelect;
 
 export interface LoadedCheck {
   input: Omit<ResolutionInput, 'bundleSigned'>;
-  chain: ReleaseRow[];
+  /** First to latest, phased releases with their live claim counter. */
+  chain: readonly ReleaseRow[];
   overrides: BundleOverrideRow[];
-}
-
-function toChainRelease(row: ReleaseRow): ChainRelease {
-  return {
-    id: row.id,
-    bundleId: row.bundleId,
-    required: row.required,
-    disabled: row.disabled,
-    scheduleDate: row.scheduleDate === null ? null : new Date(row.scheduleDate),
-    versionRequirement: row.versionRequirement,
-    version: row.version,
-    phaseMode: row.phaseMode,
-    phaseValue: row.phaseValue,
-    phaseTags: row.phaseTags,
-  };
-}
-
-/** The chain first to latest; a chain that does not validate is treated as empty (never offered). */
-async function loadOrderedChain(db: Executor, cohortId: string): Promise<ReleaseRow[]> {
-  const rows = await db.select().from(releases).where(eq(releases.cohortId, cohortId));
-  const validation = validateChain(rows.map((row) => ({ id: row.id, nextReleaseId: row.nextReleaseId })));
-  if (!validation.ok) return [];
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return validation.order.map((id) => byId.get(id)!);
-}
-
-async function loadOverrides(db: Executor, deviceId: string): Promise<BundleOverrideRow[]> {
-  return db
-    .select(getTableColumns(bundleOverrides))
-    .from(bundleOverrideDevices)
-    .innerJoin(bundleOverrides, eq(bundleOverrides.id, bundleOverrideDevices.bundleOverrideId))
-    .where(eq(bundleOverrideDevices.deviceId, deviceId));
 }
 
 export async function loadCheck(db: Executor, device: DeviceRow, reported: ReportedState, now: Date): Promise<LoadedCheck> {
   const org = device.organizationId;
-  const chain = device.cohortId === null ? [] : await loadOrderedChain(db, device.cohortId);
-  const overrides = await loadOverrides(db, device.id);
-  const phased = chain.filter((row) => isPhased(row));
-  const claimed = await claimedReleaseIds(db, device.id, phased.map((row) => row.id));
-  const needsSize = phased.some((row) => row.phaseMode === 'numeric' && row.phaseValue !== null && row.phaseValue < 1);
-  const cohortDeviceCount = needsSize && device.cohortId !== null ? await cachedCohortDeviceCount(db, device.cohortId) : 0;
-  const claimCounts = new Map(chain.map((row) => [row.id, row.phaseClaimCount]));
+  const state = await readCheckState(db, device.id, device.cohortId);
+  const cached = device.cohortId === null ? null : await chainAt(db, device.cohortId, state.chainVersion);
+  // Most devices have no override: their rows are read only when there are some.
+  const overrides = state.overrideIds.length === 0 ? [] : await db.select().from(bundleOverrides).where(inArray(bundleOverrides.id, state.overrideIds));
+  const chain = (cached?.rows ?? []).map((row) => {
+    const live = state.claimCounts.get(row.id);
+    return live === undefined || live === row.phaseClaimCount ? row : { ...row, phaseClaimCount: live };
+  });
 
   const input: LoadedCheck['input'] = {
     device: {
@@ -89,9 +58,13 @@ export async function loadCheck(db: Executor, device: DeviceRow, reported: Repor
       bundleId: reported.bundlePrn ? resourceIdFromPrn(reported.bundlePrn, 'bundle', org) : null,
       releaseVersion: reported.releaseVersion ?? null,
     },
-    chain: chain.map(toChainRelease),
+    chain: cached?.releases ?? [],
     overrides: overrides.map((row): DeviceOverride => ({ id: row.id, bundleId: row.bundleId, startsAt: new Date(row.startsAt), endsAt: new Date(row.endsAt) })),
-    phaseClaims: (releaseId): PhaseClaimState => ({ deviceHasClaim: claimed.has(releaseId), claimCount: claimCounts.get(releaseId) ?? 0, cohortDeviceCount }),
+    phaseClaims: (releaseId): PhaseClaimState => ({
+      deviceHasClaim: state.claimedReleaseIds.has(releaseId),
+      claimCount: state.claimCounts.get(releaseId) ?? 0,
+      cohortDeviceCount: state.cohortDeviceCount,
+    }),
     now,
   };
   return { input, chain, overrides };
@@ -101,8 +74,14 @@ export async function loadCheck(db: Executor, device: DeviceRow, reported: Repor
  * Runs the pure resolution, answering its bundle questions from the database: a first run
  * assumes signed and notes which bundle it asked about; if that bundle is not distributable the
  * run is repeated knowing so. Resolution asks about one bundle per run, so this ends quickly.
+ *
+ * Target: a device that reports its `target` is asked about, and given (update-answers.ts), the
+ * bundle's binaries for that target only, so a bundle built for several targets is
+ * distributable to a device once its own target's binaries are all signed, and its manifest
+ * lists one binary per artifact version. A device with no target gets every live binary, and the
+ * bundle must be signed for all of them.
  */
-export async function resolveWithLookups(db: Executor, input: Omit<ResolutionInput, 'bundleSigned'>): Promise<ResolutionResult> {
+export async function resolveWithLookups(db: Executor, input: Omit<ResolutionInput, 'bundleSigned'>, target: string | null): Promise<ResolutionResult> {
   const known = new Map<string, boolean>();
   for (;;) {
     const unknown: string[] = [];
@@ -116,6 +95,6 @@ export async function resolveWithLookups(db: Executor, input: Omit<ResolutionInp
       },
     });
     if (unknown.length === 0) return result;
-    for (const bundleId of unknown) known.set(bundleId, await isBundleDistributable(db, bundleId));
+    for (const bundleId of unknown) known.set(bundleId, await isBundleDistributable(db, bundleId, target));
   }
 }

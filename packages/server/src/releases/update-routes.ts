@@ -28,7 +28,7 @@ const UpdateAnswer = Type.Object({
   source_prn: Nullable(Prn('The release or bundle override the bundle comes from.')),
   bundle_prn: Nullable(Prn('The bundle to install.')),
   manifest: Nullable(Type.Array(ManifestEntry)),
-});
+}, { description: 'What the device should run now, with the manifest to install when the status is `update`.' });
 
 const Reported = {
   release_prn: Type.Optional(Nullable(Prn('The release the device reports running.'))),
@@ -52,7 +52,7 @@ const ExplainAnswer = Type.Object({
       detail: Type.Record(Type.String(), Type.Unknown()),
     }),
   ),
-});
+}, { description: 'The resolution, step by step.' });
 
 const tags = ['devices'];
 const Params = PrnParams('Resource name of the device.');

@@ -19,8 +19,8 @@ import { recordEvent } from '../events/service';
 import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
 import type { DeviceRow } from './neighbours';
-import { claimPhaseSlot } from './phase-claims';
-import type { PhaseClaimState, ResolutionResult } from './resolution-types';
+import { insertClaim, takeSlot, type Claim } from './phase-claims';
+import type { ResolutionResult } from './resolution-types';
 import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './update-answers';
 import { loadCheck, resolveWithLookups, type LoadedCheck, type ReportedState } from './update-inputs';
 
@@ -41,17 +41,11 @@ export interface UpdateCheck {
   deviceAnswer(expand: ReadonlySet<UpdateExpansion>): Promise<Record<string, unknown>>;
 }
 
-/** Takes the slot resolution asked for; if the phase filled up meanwhile, resolves again knowing so. */
-async function claimOrReresolve(tx: Executor, device: DeviceRow, loaded: LoadedCheck, result: ResolutionResult): Promise<{ result: ResolutionResult; claimed: boolean }> {
-  if (result.claim === null || device.cohortId === null) return { result, claimed: false };
-  const releaseId = result.claim.releaseId;
-  const outcome = await claimPhaseSlot(tx, { releaseId, deviceId: device.id, cohortId: device.cohortId, organizationId: device.organizationId });
-  if (outcome.kind === 'claimed') return { result, claimed: true };
-  if (outcome.kind !== 'full') return { result: { ...result, claim: null }, claimed: false };
-  const exact: PhaseClaimState = { deviceHasClaim: false, claimCount: outcome.claimCount, cohortDeviceCount: outcome.cohortDeviceCount };
-  const input = { ...loaded.input, phaseClaims: (id: string) => (id === releaseId ? exact : loaded.input.phaseClaims(id)) };
-  return { result: await resolveWithLookups(tx, input), claimed: false };
-}
+/** Thrown inside the check's transaction to roll it back when the slot it counted on is gone. */
+class SlotRefused extends Error {}
+
+/** Resolutions that wanted a slot the phase no longer had; past this the release counts as full. */
+const MAX_SLOT_RETRIES = 5;
 
 /** `write`: the device now reports exactly what this check said (absent values become null). */
 async function writeReportedState(tx: Executor, device: DeviceRow, reported: ReportedState, actorPrn: string | null): Promise<void> {
@@ -91,42 +85,72 @@ function checkedData(device: DeviceRow, reported: ReportedState, result: Resolut
   };
 }
 
-export async function checkForUpdate(platform: Platform, device: DeviceRow, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
-  const { db } = platform;
-  const now = options.now ?? new Date();
-  const loaded = await loadCheck(db, device, reported, now);
-  const first = await resolveWithLookups(db, loaded.input);
-
-  const result = await db.transaction(async (tx) => {
-    const { result, claimed } = await claimOrReresolve(tx, device, loaded, first);
-    const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
-    if (claimed && result.releaseId !== null) {
-      await recordEvent(tx, {
-        organizationId: device.organizationId,
-        type: 'device',
-        subtype: 'claimed_release',
-        actorPrn: options.actorPrn,
-        resourcePrn: devicePrn,
-        data: { device: devicePrn, release: resourcePrn(device.organizationId, 'release', result.releaseId), cohort: resourcePrn(device.organizationId, 'cohort', device.cohortId!) },
-      });
-    }
+/**
+ * The check's writes, in one transaction: the claim row and its event, the check's event, the
+ * reported state, and last the slot itself, so the counter's row lock is held only from that
+ * statement to the commit. A refused slot rolls everything back (SlotRefused).
+ */
+async function recordCheck(tx: Executor, device: DeviceRow, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<void> {
+  const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
+  const newClaim = claim !== null && (await insertClaim(tx, claim));
+  if (newClaim) {
     await recordEvent(tx, {
       organizationId: device.organizationId,
       type: 'device',
-      subtype: 'checked_for_release',
+      subtype: 'claimed_release',
       actorPrn: options.actorPrn,
       resourcePrn: devicePrn,
-      data: checkedData(device, reported, result),
+      data: { device: devicePrn, release: resourcePrn(device.organizationId, 'release', claim.releaseId), cohort: resourcePrn(device.organizationId, 'cohort', claim.cohortId) },
     });
-    if (options.write) await writeReportedState(tx, device, reported, options.actorPrn);
-    return result;
+  }
+  await recordEvent(tx, {
+    organizationId: device.organizationId,
+    type: 'device',
+    subtype: 'checked_for_release',
+    actorPrn: options.actorPrn,
+    resourcePrn: devicePrn,
+    data: checkedData(device, reported, result),
   });
+  if (options.write) await writeReportedState(tx, device, reported, options.actorPrn);
+  // A concurrent check of the same device already holds the claim: no second slot.
+  if (newClaim && !(await takeSlot(tx, claim))) throw new SlotRefused();
+}
 
-  return {
-    result,
-    adminAnswer: () => adminAnswer(db, platform, device, result),
-    deviceAnswer: (expand) => deviceAnswer(db, platform, device, loaded, result, expand),
-  };
+/** The claim resolution asks for, with the phase value it decided with. */
+function claimOf(device: DeviceRow, loaded: LoadedCheck, result: ResolutionResult): Claim | null {
+  if (result.claim === null || device.cohortId === null) return null;
+  const releaseId = result.claim.releaseId;
+  const phaseValue = loaded.input.chain.find((release) => release.id === releaseId)?.phaseValue ?? null;
+  return { releaseId, deviceId: device.id, cohortId: device.cohortId, organizationId: device.organizationId, phaseValue };
+}
+
+export async function checkForUpdate(platform: Platform, device: DeviceRow, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
+  const { db } = platform;
+  const now = options.now ?? new Date();
+  // Releases whose slot this check lost MAX_SLOT_RETRIES times: it answers as if they were full
+  // rather than loop (the state re-read after each loss almost always shows them full anyway).
+  const lost = new Set<string>();
+  for (let attempt = 1; ; attempt++) {
+    const loaded = await loadCheck(db, device, reported, now);
+    const fresh = loaded.input.phaseClaims;
+    const input = { ...loaded.input, phaseClaims: (id: string) => (lost.has(id) ? { ...fresh(id), claimCount: Number.POSITIVE_INFINITY } : fresh(id)) };
+    const result = await resolveWithLookups(db, input, device.target);
+    const claim = claimOf(device, loaded, result);
+    try {
+      await db.transaction((tx) => recordCheck(tx, device, reported, result, claim, options));
+    } catch (error) {
+      if (!(error instanceof SlotRefused) || claim === null) throw error;
+      // Another check took the last slot (or the phase changed): resolve again from fresh state.
+      if (attempt >= MAX_SLOT_RETRIES) lost.add(claim.releaseId);
+      continue;
+    }
+    const answered = { ...loaded, input };
+    return {
+      result,
+      adminAnswer: () => adminAnswer(db, platform, device, result),
+      deviceAnswer: (expand) => deviceAnswer(db, platform, device, answered, result, expand),
+    };
+  }
 }
 
 /**
@@ -135,7 +159,7 @@ export async function checkForUpdate(platform: Platform, device: DeviceRow, repo
  */
 export async function explainUpdate(platform: Platform, device: DeviceRow, reported: ReportedState, now = new Date()) {
   const loaded = await loadCheck(platform.db, device, reported, now);
-  const result = await resolveWithLookups(platform.db, loaded.input);
+  const result = await resolveWithLookups(platform.db, loaded.input, device.target);
   return {
     status: result.status,
     source_type: result.sourceType,

@@ -16,7 +16,7 @@ let fleet: Fleet;
 let root: TestCertificate;
 beforeAll(async () => {
   t = await startTestServer();
-  fleet = await createFleet(t.server.platform.db, t.organizationId);
+  fleet = await createFleet(t.api);
   root = await makeRootCa();
   await registeredCa(t.api, root);
 });

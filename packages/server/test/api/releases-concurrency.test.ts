@@ -31,7 +31,7 @@ function client(url: string, key: string): Api {
 
 beforeAll(async () => {
   t = await startTestServer();
-  fleet = await createFleet(t.server.platform.db, t.organizationId);
+  fleet = await createFleet(t.api);
   apis = [t.api];
   if (onPostgres) {
     second = await startServer({ ...t.config, adminPort: 0 }, { workers: false });

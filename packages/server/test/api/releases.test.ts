@@ -7,7 +7,7 @@ let t: TestServer;
 let fleet: Fleet;
 beforeAll(async () => {
   t = await startTestServer();
-  fleet = await createFleet(t.server.platform.db, t.organizationId);
+  fleet = await createFleet(t.api);
 });
 afterAll(async () => {
   await t?.close();

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFleet, type Fleet } from '../support/fleet';
+import { createFleet, FLEET_TARGET, type Fleet } from '../support/fleet';
+import { bytesOf, uploadedBinary } from '../support/binaries';
 import { startTestServer, type TestServer } from '../support/server';
 
 let t: TestServer;
 let fleet: Fleet;
 beforeAll(async () => {
   t = await startTestServer();
-  fleet = await createFleet(t.server.platform.db, t.organizationId);
+  fleet = await createFleet(t.api);
 });
 afterAll(async () => {
   await t?.close();
@@ -32,7 +33,13 @@ describe('POST /devices/{prn}/update', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'update', source_type: 'release', source_prn: r2.prn, bundle_prn: b2.prn });
     expect(res.body.manifest).toHaveLength(1);
-    expect(res.body.manifest[0]).toMatchObject({ binary_prn: `prn:1:${t.organizationId}:binary:${b2.binaryId}`, hash: 'a'.repeat(64), size: 1024, target: 'aarch64-unknown-linux-gnu' });
+    const [entry] = res.body.manifest;
+    expect(entry).toMatchObject({ binary_prn: b2.binaryPrn, hash: b2.hash, size: b2.size, target: FLEET_TARGET });
+    // Real signatures with the key's PEM, and a download URL that serves the uploaded bytes.
+    expect(entry.signatures).toEqual([{ signature: expect.stringMatching(/^[0-9a-f]{128}$/), signing_key_prn: b2.signingKeyPrn, public_value: expect.stringContaining('-----BEGIN PUBLIC KEY-----') }]);
+    const download = await fetch(entry.url);
+    expect(download.status).toBe(200);
+    expect(Buffer.from(await download.arrayBuffer()).equals(b2.bytes)).toBe(true);
     expect((await check(device.prn, { release_prn: r2.prn })).body).toEqual({ status: 'no_update', source_type: null, source_prn: null, bundle_prn: null, manifest: null });
     expect((await check(device.prn, { release_version: '1.1.0' })).body.status).toBe('no_update');
   });
@@ -135,6 +142,48 @@ describe('POST /devices/{prn}/update', () => {
     const plain = await fleet.device({ cohortId: cohort.id, tags: ['eu'] });
     expect((await check(canary.prn, { release_prn: r1.prn })).body.source_prn).toBe(r2.prn);
     expect((await check(plain.prn, { release_prn: r1.prn })).body.status).toBe('no_update');
+  });
+});
+
+describe('bundles used by releases and overrides', () => {
+  it('DELETE /bundles/{prn} answers 409 bundle_in_use while a release or an override uses the bundle', async () => {
+    const cohort = await fleet.cohort();
+    const [b1, b2, unused] = [await fleet.bundle(), await fleet.bundle(), await fleet.bundle()];
+    const r1 = await release(cohort.prn, b1.prn);
+    const override = (
+      await t.api('POST', '/bundle_overrides', { name: 'pin', bundle_prn: b2.prn, starts_at: new Date().toISOString(), ends_at: new Date(Date.now() + 60_000).toISOString() })
+    ).body.bundle_override;
+    for (const used of [b1, b2]) {
+      const refused = await t.api('DELETE', `/bundles/${used.prn}`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.errors[0]).toMatchObject({ code: 'bundle_in_use', context: { prn: used.prn } });
+      expect((await t.api('GET', `/bundles/${used.prn}`)).status).toBe(200);
+    }
+    expect((await t.api('DELETE', `/bundles/${unused.prn}`)).status).toBe(204);
+    // Once nothing uses them, they can go.
+    expect((await t.api('DELETE', `/bundle_overrides/${override.prn}`)).status).toBe(204);
+    expect((await t.api('DELETE', `/bundles/${b2.prn}`)).status).toBe(204);
+    expect((await t.api('DELETE', `/releases/${r1.prn}`)).status).toBe(204);
+    expect((await t.api('DELETE', `/bundles/${b1.prn}`)).status).toBe(204);
+  });
+
+  it("offers a device its own target's binaries only, and needs only those signed", async () => {
+    const cohort = await fleet.cohort();
+    const b1 = await fleet.bundle();
+    const r1 = await release(cohort.prn, b1.prn);
+    // One artifact version with a signed binary for FLEET_TARGET and an unsigned one for x86_64.
+    const multi = await fleet.bundle();
+    const version = (await t.api('GET', `/bundles/${multi.prn}`)).body.bundle.artifact_version_prns[0];
+    const other = await uploadedBinary(t.api, bytesOf(512), { until: 'signable', target: 'x86_64-unknown-linux-gnu', versionPrn: version });
+    await release(cohort.prn, multi.prn);
+    const arm = await fleet.device({ cohortId: cohort.id });
+    const answer = await check(arm.prn, { release_prn: r1.prn });
+    expect(answer.body).toMatchObject({ status: 'update', bundle_prn: multi.prn });
+    expect(answer.body.manifest.map((e: any) => e.binary_prn)).toEqual([multi.binaryPrn]);
+    // The x86 device's binary is unsigned: nothing to offer it.
+    const x86 = await fleet.device({ cohortId: cohort.id, target: 'x86_64-unknown-linux-gnu' });
+    expect((await check(x86.prn, { release_prn: r1.prn })).body.status).toBe('no_update');
+    expect(other.binary.state).toBe('signable');
   });
 });
 

@@ -1,77 +1,92 @@
 /**
- * Test fixtures for releases, bundle overrides and update checks: cohorts, devices and bundles
- * (with artifacts, versions and binaries, signed or not) of an organization.
- *
- * ADAPTER (temporary): the cohorts/devices routes (main) and bundles/binaries routes (branch
- * `binaries`) were not merged when these tests were written, so the rows are inserted directly
- * with the same columns those services write. Swap to their API calls once merged.
+ * Test fixtures for releases, bundle overrides and update checks, built through the real admin
+ * API like a user would: a product, cohorts, devices, and bundles whose one binary went through
+ * the real upload flow (parts, hashing job) and, unless asked otherwise, a real Ed25519
+ * signature. So update checks answer with real manifests: signatures with their PEM public key
+ * and a download URL that serves the bytes.
  */
 import { randomUUID } from 'node:crypto';
-import { artifacts, artifactVersions } from '../../src/artifacts/schema';
-import { binaries } from '../../src/binaries/schema';
-import { bundleArtifactVersions, bundles } from '../../src/bundles/schema';
-import { cohorts } from '../../src/cohorts/schema';
-import type { Database } from '../../src/db/connection';
-import { devices } from '../../src/devices/schema';
-import { products } from '../../src/products/schema';
+import { bytesOf, createArtifactVersion, ed25519Keypair, signHash, uploadedBinary } from './binaries';
+import type { Api } from './server';
 
-const prn = (organizationId: string, type: string, id: string) => `prn:1:${organizationId}:${type}:${id}`;
+export const FLEET_TARGET = 'aarch64-unknown-linux-gnu';
 
-export interface Fleet {
-  organizationId: string;
-  productId: string;
-  cohort(name?: string): Promise<{ id: string; prn: string }>;
-  device(options?: { cohortId?: string | null; tags?: string[] | null; quarantined?: boolean; target?: string | null }): Promise<{ id: string; prn: string }>;
-  /** Many devices in one statement (the concurrency tests need thousands). */
-  devices(count: number, cohortId: string): Promise<{ id: string; prn: string }[]>;
-  bundle(options?: { signed?: boolean; name?: string }): Promise<{ id: string; prn: string; binaryId: string }>;
+/** The id at the end of a prn (tests often need both). */
+const idOf = (prn: string) => prn.split(':').pop()!;
+
+async function created(api: Api, path: string, body: Record<string, unknown>, key: string): Promise<{ id: string; prn: string }> {
+  const res = await api('POST', path, body);
+  if (res.status !== 201) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  const prn: string = res.body[key].prn;
+  return { id: idOf(prn), prn };
 }
 
-export async function createFleet(db: Database, organizationId: string): Promise<Fleet> {
-  const productId = randomUUID();
-  await db.insert(products).values({ id: productId, organizationId, name: `product-${productId.slice(0, 8)}` });
-  let serial = 0;
+export interface FleetBundle {
+  id: string;
+  prn: string;
+  binaryId: string;
+  binaryPrn: string;
+  hash: string;
+  size: number;
+  /** The bytes the binary was uploaded with, to compare a download with. */
+  bytes: Buffer;
+  signingKeyPrn: string | null;
+}
+
+export interface Fleet {
+  productPrn: string;
+  cohort(name?: string): Promise<{ id: string; prn: string }>;
+  device(options?: { cohortId?: string | null; tags?: string[] | null; quarantined?: boolean; target?: string | null }): Promise<{ id: string; prn: string }>;
+  /** Many devices of one cohort (created a few at a time). */
+  devices(count: number, cohortId: string): Promise<{ id: string; prn: string }[]>;
+  bundle(options?: { signed?: boolean; name?: string; target?: string }): Promise<FleetBundle>;
+}
+
+export async function createFleet(api: Api): Promise<Fleet> {
+  const product = await created(api, '/products', { name: `product-${randomUUID().slice(0, 8)}` }, 'product');
+  const organizationId = product.prn.split(':')[2];
+  const cohortPrn = (id: string) => `prn:1:${organizationId}:cohort:${id}`;
+  // One signing key per fleet: signatures in manifests carry its PEM.
+  const keypair = ed25519Keypair();
+  const signingKey = await created(api, '/signing_keys', { name: `fleet-${product.id.slice(0, 8)}`, value: keypair.value }, 'signing_key');
+
+  const device: Fleet['device'] = async ({ cohortId = null, tags = null, quarantined = false, target = FLEET_TARGET } = {}) =>
+    created(
+      api,
+      '/devices',
+      {
+        identifier: `device-${randomUUID()}`,
+        product_prn: product.prn,
+        ...(cohortId ? { cohort_prn: cohortPrn(cohortId) } : {}),
+        ...(tags ? { tags } : {}),
+        ...(target ? { target } : {}),
+        quarantined,
+      },
+      'device',
+    );
+
   return {
-    organizationId,
-    productId,
-    async cohort(name = 'cohort') {
-      const id = randomUUID();
-      await db.insert(cohorts).values({ id, organizationId, productId, name });
-      return { id, prn: prn(organizationId, 'cohort', id) };
-    },
-    async device({ cohortId = null, tags = null, quarantined = false, target = 'aarch64-unknown-linux-gnu' } = {}) {
-      const id = randomUUID();
-      await db.insert(devices).values({ id, organizationId, productId, cohortId, identifier: `device-${id}`, tags, quarantined, target });
-      return { id, prn: prn(organizationId, 'device', id) };
-    },
+    productPrn: product.prn,
+    cohort: (name = 'cohort') => created(api, '/cohorts', { name: `${name}-${randomUUID().slice(0, 8)}`, product_prn: product.prn }, 'cohort'),
+    device,
     async devices(count, cohortId) {
-      const rows = Array.from({ length: count }, () => {
-        const id = randomUUID();
-        return { id, organizationId, productId, cohortId, identifier: `device-${id}`, target: 'aarch64-unknown-linux-gnu' };
-      });
-      for (let i = 0; i < rows.length; i += 1000) await db.insert(devices).values(rows.slice(i, i + 1000));
-      return rows.map((row) => ({ id: row.id, prn: prn(organizationId, 'device', row.id) }));
+      const made: { id: string; prn: string }[] = [];
+      for (let i = 0; i < count; i += 25) {
+        made.push(...(await Promise.all(Array.from({ length: Math.min(25, count - i) }, () => device({ cohortId })))));
+      }
+      return made;
     },
-    async bundle({ signed = true, name = `bundle-${++serial}` } = {}) {
-      const artifactId = randomUUID();
-      const versionId = randomUUID();
-      const binaryId = randomUUID();
-      const bundleId = randomUUID();
-      await db.insert(artifacts).values({ id: artifactId, organizationId, name: `rootfs-${artifactId.slice(0, 8)}` });
-      await db.insert(artifactVersions).values({ id: versionId, organizationId, artifactId, version: '1.0.0' });
-      await db.insert(binaries).values({
-        id: binaryId,
-        organizationId,
-        artifactVersionId: versionId,
-        target: 'aarch64-unknown-linux-gnu',
-        hash: 'a'.repeat(64),
-        size: 1024,
-        customMetadata: { board: 'imx8mp' },
-        state: signed ? 'signed' : 'signable',
-      });
-      await db.insert(bundles).values({ id: bundleId, organizationId, name });
-      await db.insert(bundleArtifactVersions).values({ bundleId, artifactVersionId: versionId, index: 0 });
-      return { id: bundleId, prn: prn(organizationId, 'bundle', bundleId), binaryId };
+    async bundle({ signed = true, name = `bundle-${randomUUID().slice(0, 8)}`, target = FLEET_TARGET } = {}) {
+      const version = await createArtifactVersion(api);
+      const bytes = bytesOf(1024);
+      const { prn: binaryPrn, binary } = await uploadedBinary(api, bytes, { until: 'signable', target, versionPrn: version.prn });
+      if (signed) {
+        const signature = signHash(keypair.privateKey, binary.hash);
+        const res = await api('POST', '/binary_signatures', { binary_prn: binaryPrn, signing_key_prn: signingKey.prn, signature });
+        if (res.status !== 201) throw new Error(`signature: ${res.status} ${JSON.stringify(res.body)}`);
+      }
+      const bundle = await created(api, '/bundles', { name, artifact_version_prns: [version.prn] }, 'bundle');
+      return { ...bundle, binaryId: idOf(binaryPrn), binaryPrn, hash: binary.hash, size: bytes.length, bytes, signingKeyPrn: signed ? signingKey.prn : null };
     },
   };
 }

@@ -1,0 +1,65 @@
+/**
+ * Each cohort's chain, ordered first to latest, kept in memory per database handle and reloaded
+ * only when the cohort's chain stamp (release_chain_versions, bumped by every chain edit in the
+ * edit's transaction) differs from the one it was loaded at. The caller reads the stamp in the
+ * same round trip as the device's other state (check-state.ts), so a check never uses a chain
+ * older than the last edit committed before it started, and a 200-release chain costs one read
+ * per edit instead of one per check.
+ *
+ * Rows are shared between checks: never mutate them. Their phase_claim_count is the one read at
+ * load time; the check overlays the live counter (check-state.ts).
+ */
+import { eq } from 'drizzle-orm';
+import type { Executor } from '../db/connection';
+import { validateChain } from './chain';
+import type { ReleaseRow } from './chain-store';
+import type { ChainRelease } from './resolution-types';
+import { releases } from './schema';
+
+export interface CachedChain {
+  /** The stamp this chain was loaded at (null: the cohort's chain was never edited). */
+  version: number | null;
+  rows: readonly ReleaseRow[];
+  releases: readonly ChainRelease[];
+}
+
+/** Cohorts kept per database handle; beyond this the cache starts over (a bound, not an LRU). */
+const MAX_COHORTS = 10_000;
+const caches = new WeakMap<object, Map<string, CachedChain>>();
+
+function toChainRelease(row: ReleaseRow): ChainRelease {
+  return {
+    id: row.id,
+    bundleId: row.bundleId,
+    required: row.required,
+    disabled: row.disabled,
+    scheduleDate: row.scheduleDate === null ? null : new Date(row.scheduleDate),
+    versionRequirement: row.versionRequirement,
+    version: row.version,
+    phaseMode: row.phaseMode,
+    phaseValue: row.phaseValue,
+    phaseTags: row.phaseTags,
+  };
+}
+
+/** The chain first to latest; a chain that does not validate is treated as empty (never offered). */
+async function loadOrderedChain(db: Executor, cohortId: string): Promise<ReleaseRow[]> {
+  const rows = await db.select().from(releases).where(eq(releases.cohortId, cohortId));
+  const validation = validateChain(rows.map((row) => ({ id: row.id, nextReleaseId: row.nextReleaseId })));
+  if (!validation.ok) return [];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return validation.order.map((id) => byId.get(id)!);
+}
+
+/** The cohort's chain as of `version`; `db` also keys the cache (one per server instance). */
+export async function chainAt(db: Executor, cohortId: string, version: number | null): Promise<CachedChain> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  const hit = cache.get(cohortId);
+  if (hit && hit.version === version) return hit;
+  const rows = await loadOrderedChain(db, cohortId);
+  const loaded: CachedChain = { version, rows, releases: rows.map(toChainRelease) };
+  if (cache.size >= MAX_COHORTS) cache.clear();
+  cache.set(cohortId, loaded);
+  return loaded;
+}
