@@ -1,22 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { startDeviceApiStandIn } from '../support/device-api-stand-in';
+import { deviceEnrollment } from '../support/device-json-client';
 import { useTestServer } from '../support/server';
-import { configureBody, createTestDevice, deviceKeys, requestTunnel } from '../support/tunnels';
+import { configureBody, deviceKeys, requestTunnel } from '../support/tunnels';
 
 // The database lives on disk (PGlite) or on the PostgreSQL server, so it outlives a restart.
 const t = useTestServer({}, { restartable: true });
+// The device calls the real device API over mutual TLS, on whichever server is running.
+const enroll = deviceEnrollment(t);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('tunnel expiry across a restart', () => {
   it('closes a tunnel that expired while the server was down, once it is back', async () => {
-    const device = await createTestDevice(t);
+    const device = await enroll.device(t);
     // Long enough to configure it on a loaded machine, short enough to wait out.
-    const tunnel = await requestTunnel(t, device, { ttl: 5 });
-    // Device routes on the stand-in for the mTLS server until that lands on main.
-    const devices = await startDeviceApiStandIn(t.server.platform);
-    const opened = await devices.as(device)('POST', '/tunnels/configure', { tunnel_prn: tunnel.prn, ...configureBody(deviceKeys().publicKey) });
-    await devices.close();
+    const tunnel = await requestTunnel(t, device.prn, { ttl: 5 });
+    const opened = await device.api('POST', '/tunnels/configure', { tunnel_prn: tunnel.prn, ...configureBody(deviceKeys().publicKey) });
     expect(opened.status, JSON.stringify(opened.body)).toBe(200);
 
     await t.server.close();
@@ -35,11 +34,10 @@ describe('tunnel expiry across a restart', () => {
     expect(events.body.events.map((e: any) => e.data.type)).toEqual(['requested', 'opened', 'expired']);
 
     // The sealed server key still opens after the restart (the secret key lives in the data dir).
-    const other = await requestTunnel(t, device);
-    const again = await startDeviceApiStandIn(t.server.platform);
-    const reopened = await again.as(device)('POST', '/tunnels/configure', { tunnel_prn: other.prn, ...configureBody(deviceKeys().publicKey) });
-    await again.close();
-    expect(reopened.status).toBe(200);
+    // The same device certificate authenticates against the restarted server's device API.
+    const other = await requestTunnel(t, device.prn);
+    const reopened = await device.api('POST', '/tunnels/configure', { tunnel_prn: other.prn, ...configureBody(deviceKeys().publicKey) });
+    expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
     expect((await t.api('GET', `/tunnels/${other.prn}/wireguard`)).status).toBe(200);
   });
 });

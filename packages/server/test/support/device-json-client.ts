@@ -1,0 +1,112 @@
+/**
+ * Enrolled devices that call the real device API over mutual TLS with JSON bodies, for tests of
+ * device routes (tunnels and the like). Enrollment goes through the admin API as a user would:
+ * a CA registered with proof of possession (once per organization), a product, the device, and
+ * its certificate registered. deviceRequest (device-client.ts) sends no body; this client does.
+ */
+import https from 'node:https';
+import { makeLeafCertificate, makeRootCa, type TestCertificate } from './certificates';
+import type { DeviceCredentials, DeviceTarget } from './device-client';
+import { createDevice, createProduct, registerDeviceCertificate, registeredCa } from './device-fleet';
+import type { Api, ApiResponse } from './server';
+
+/**
+ * An `Api` that calls the device API at `target` presenting `credentials` (null: no client
+ * certificate). `target` is read on every call, so a TestServer that restarts keeps working.
+ * Each request opens its own TLS connection, so each is authenticated afresh.
+ */
+export function deviceApi(target: DeviceTarget, credentials: DeviceCredentials | null): Api {
+  return (method, path, body, options = {}) => {
+    const url = new URL(path, target.deviceUrl);
+    const headers: Record<string, string> = { ...options.headers };
+    let payload: string | undefined = options.raw;
+    if (body !== undefined) {
+      payload = JSON.stringify(body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+    return new Promise<ApiResponse<never>>((resolve, reject) => {
+      const request = https.request(
+        url,
+        { method, headers, ca: target.deviceServerCaPem, agent: false, cert: credentials?.certPem, key: credentials?.keyPem },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let parsed: unknown = text;
+            try {
+              parsed = text ? JSON.parse(text) : null;
+            } catch {
+              // not JSON: keep the text
+            }
+            const responseHeaders = new Headers();
+            for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
+            resolve({ status: response.statusCode ?? 0, body: parsed as never, headers: responseHeaders });
+          });
+          response.on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(payload);
+    });
+  };
+}
+
+export interface EnrolledDevice {
+  prn: string;
+  identifier: string;
+  certificate: TestCertificate;
+  /** Calls the device API as this device, through `target` (the test server unless told). */
+  api: Api;
+  /** The same device through another server's device API (another process on the database). */
+  via(target: DeviceTarget): Api;
+}
+
+/** An organization as the test server hands it out: its admin client and its id. */
+export interface Organization {
+  api: Api;
+  organizationId: string;
+}
+
+let serial = 0;
+
+/**
+ * Enrolls devices with registered certificates. One CA and one product per organization, made
+ * on first use; `target` (usually the TestServer) is where each device's `api` calls.
+ */
+export function deviceEnrollment(target: DeviceTarget) {
+  const setups = new Map<string, Promise<{ ca: TestCertificate; productPrn: string }>>();
+
+  function setupOf(organization: Organization) {
+    let setup = setups.get(organization.organizationId);
+    if (!setup) {
+      setup = (async () => {
+        const ca = await makeRootCa();
+        await registeredCa(organization.api, ca);
+        const productPrn = await createProduct(organization.api, `device-product-${++serial}`);
+        return { ca, productPrn };
+      })();
+      setups.set(organization.organizationId, setup);
+      // A failed setup is not kept: the next test tries again and reports its own failure.
+      setup.catch(() => setups.delete(organization.organizationId));
+    }
+    return setup;
+  }
+
+  return {
+    async device(organization: Organization, identifier = `enrolled-device-${process.pid}-${++serial}`): Promise<EnrolledDevice> {
+      const { ca, productPrn } = await setupOf(organization);
+      const device = await createDevice(organization.api, productPrn, identifier);
+      const certificate = await makeLeafCertificate(ca, identifier);
+      await registerDeviceCertificate(organization.api, device.prn, certificate);
+      return {
+        prn: device.prn,
+        identifier,
+        certificate,
+        api: deviceApi(target, certificate),
+        via: (other) => deviceApi(other, certificate),
+      };
+    },
+  };
+}
