@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeAvocadoPages } from './lib/avocadoPages';
-import { loadBoards } from './lib/boards';
+import { boards } from '../src/components/boards';
 import { writeCliPages } from './lib/cliPages';
 import { loadCliData, loadCliTree } from './lib/cliTree';
 import { writeHardware } from './lib/hardwarePages';
@@ -19,7 +19,7 @@ const cliData = loadCliData(siteDir);
 const { tree, source } = loadCliTree(repoDir, cliData);
 const cli = writeCliPages(path.join(siteDir, 'docs/canopy-core/tools/canopy-cli'), tree, cliData);
 const avocado = writeAvocadoPages(siteDir);
-const hardware = writeHardware(siteDir, loadBoards(siteDir));
+const hardware = writeHardware(siteDir, boards);
 
 console.log(`[generate] OpenAPI: ${openapi}`);
 console.log(`[generate] ${cli.length} CLI pages from ${source}, ${avocado.length} avocado pages, ${hardware.length} hardware routes`);

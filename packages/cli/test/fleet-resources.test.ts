@@ -2,18 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateSigningKeyPair } from '@canopy/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canopy } from './support/run-canopy';
-import { startTestServer, temporaryConfigDir, type TestServer } from './support/server';
+import { useCliEnv, useTestServer } from './support/server';
 
-let server: TestServer;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  env = { CANOPY_BASE_URL: server.url, CANOPY_API_KEY: server.apiKey, CANOPY_CONFIG_DIR: temporaryConfigDir() };
-});
-afterAll(() => server?.close());
+const server = useTestServer();
+const env = useCliEnv(server);
 
 async function ok(args: string[]) {
   const run = await canopy(args, env);

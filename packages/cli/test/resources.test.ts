@@ -1,16 +1,10 @@
 /** Every command whose route is on the server runs here against a real server. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { canopy } from './support/run-canopy';
-import { startTestServer, temporaryConfigDir, type TestServer } from './support/server';
+import { temporaryConfigDir, useCliEnv, useTestServer } from './support/server';
 
-let server: TestServer;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  env = { CANOPY_BASE_URL: server.url, CANOPY_API_KEY: server.apiKey, CANOPY_CONFIG_DIR: temporaryConfigDir() };
-});
-afterAll(() => server?.close());
+const server = useTestServer();
+const env = useCliEnv(server);
 
 describe('products', () => {
   it('create, get, list, update, with JSON and table output', async () => {

@@ -1,12 +1,31 @@
 /**
- * The webhook receiver check (api-contract.md section 6). The server's copy lives at
- * packages/server/src/webhooks/signature.ts once the webhooks work lands on main; this one has the
- * same signature and behaviour (a test cross-checks them when both exist), so the SDK has no
- * dependency on server code.
+ * Webhook signing (api-contract.md section 6), the one implementation shared by the sender (the
+ * server imports it as '@canopy/sdk/webhook-signature') and by receivers (the SDK's index
+ * re-exports `verifyWebhook`). Pure functions over node:crypto with no other imports, so the file
+ * can be copied into any receiver as is.
  *
- *   canopy-signature = HEX(HMAC-SHA256(key = secret's ASCII bytes, message = published-at + raw body))
+ *   canopy-published-at: <RFC 3339 time>
+ *   canopy-signature:    HEX(HMAC-SHA256(key = secret's ASCII bytes, message = published-at + raw body))
  *
- * Upper-case hex; during a secret roll two signatures arrive comma-separated, new first.
+ * Upper-case hex. While a rolled secret's ttl runs both signatures are sent, comma-separated,
+ * new first; a receiver accepts the request when any of them matches any secret it knows.
+ *
+ * Receiving (Node, any framework that gives the raw body):
+ *
+ *   import { verifyWebhook } from '@canopy/sdk';
+ *   app.post('/canopy', express.raw({ type: 'application/json' }), (req, res) => {
+ *     const ok = verifyWebhook(
+ *       [process.env.CANOPY_WEBHOOK_SECRET!],          // during a roll: [new, old]
+ *       req.header('canopy-published-at'),
+ *       req.body,                                       // the raw bytes, not re-serialised JSON
+ *       req.header('canopy-signature'),
+ *       300,                                            // refuse deliveries older than 5 minutes
+ *     );
+ *     if (!ok) return res.sendStatus(401);
+ *     const event = JSON.parse(req.body.toString('utf8'));
+ *     // Delivery is at-least-once: skip event.prn values already handled, then answer 200.
+ *     res.sendStatus(200);
+ *   });
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -20,6 +39,11 @@ export function signWebhook(secret: string, publishedAt: string, rawBody: string
   return hmac.digest('hex').toUpperCase();
 }
 
+/** The header value for the secrets in force, newest first. */
+export function signatureHeader(secrets: readonly string[], publishedAt: string, rawBody: string | Uint8Array): string {
+  return secrets.map((secret) => signWebhook(secret, publishedAt, rawBody)).join(',');
+}
+
 const HEX_SIGNATURE = /^[0-9A-Fa-f]{64}$/;
 
 function sameSignature(expected: string, candidate: string): boolean {
@@ -29,9 +53,10 @@ function sameSignature(expected: string, candidate: string): boolean {
 }
 
 /**
- * True when published-at is within `toleranceSeconds` of now (0 or less: no freshness check) and
- * one of the header's signatures was made with one of `secrets` over exactly `rawBody` (the bytes
- * as received, before JSON parsing).
+ * True when the request is fresh (published-at within `toleranceSeconds` of now, either way) and
+ * one of its signatures was made with one of `secrets` over exactly `rawBody`. Pass the body as
+ * received, before any JSON parsing: re-serialising changes the bytes. A tolerance of 0 or less
+ * turns the freshness check off (for replaying stored deliveries).
  */
 export function verifyWebhook(
   secrets: string | readonly string[],
@@ -48,7 +73,7 @@ export function verifyWebhook(
   }
   const candidates = signatureHeaderValue.split(',').map((s) => s.trim());
   let matched = false;
-  // Every pair is checked, so timing does not reveal which one matched.
+  // Check every pair rather than returning early, so timing does not reveal which one matched.
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
     const expected = signWebhook(secret, publishedAt, rawBody);
     for (const candidate of candidates) if (sameSignature(expected, candidate)) matched = true;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Board } from './boards';
+import type { Board } from '../../src/components/boards';
 import { category, frontMatter, resetDir, writeFile } from './write';
 
 // Provisioning guides (docs/hardware/<vendor>/<board>/provision.md) and the thin React page

@@ -1,6 +1,8 @@
-import data from '@site/data/boards.json';
+// Board facts from data/boards.json, the one module both the React hardware pages and the
+// generator (scripts/generate.ts, run by tsx) import. Keep it free of Node and Docusaurus-only
+// imports: the JSON is imported by relative path so both webpack and tsx resolve it.
+import data from '../../data/boards.json';
 
-// Board facts shared by the React hardware pages; the same file drives the generated guides.
 export interface Board {
   vendor: string;
   vendorName: string;
@@ -11,8 +13,10 @@ export interface Board {
   arch: string;
   target: string;
   storage: string;
-  media: string;
+  media: 'usb-recovery' | 'uuu' | 'rpiboot' | 'qdl' | 'sd-card';
   console: string;
+  recovery: string;
+  flashTool: string;
   hardware: boolean;
   solutionOverview: boolean;
   solution: string | null;

@@ -2,7 +2,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-export { startTestServer, type TestServer } from '../../../server/test/support/server';
+import { beforeAll } from 'vitest';
+import type { TestServer } from '../../../server/test/support/server';
+export { startTestServer, useTestServer, type TestServer } from '../../../server/test/support/server';
 
 /** True when the server's OpenAPI document lists this path (routes that land later appear here). */
 export async function hasRoute(baseUrl: string, method: string, route: string): Promise<boolean> {
@@ -12,4 +14,18 @@ export async function hasRoute(baseUrl: string, method: string, route: string): 
 
 export function temporaryConfigDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cli-test-'));
+}
+
+/** The environment that points the CLI at `server` with its API key and a config directory of its own. */
+export function cliEnv(server: TestServer, configDir = temporaryConfigDir()): Record<string, string> {
+  return { CANOPY_BASE_URL: server.url, CANOPY_API_KEY: server.apiKey, CANOPY_CONFIG_DIR: configDir };
+}
+
+/** cliEnv for the test file's server (from useTestServer), filled in by beforeAll. */
+export function useCliEnv(server: TestServer): Record<string, string> {
+  const env: Record<string, string> = {};
+  beforeAll(() => {
+    Object.assign(env, cliEnv(server));
+  });
+  return env;
 }

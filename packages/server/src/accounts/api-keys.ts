@@ -7,8 +7,9 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import type { Actor, Role } from '../http/actor';
 import { hashToken } from '../http/auth';
-import { organizationPrn, resourcePrn, userPrn } from '../http/prn';
+import { resourcePrn, userPrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
+import { ownedResourceFields } from '../http/wire-fields';
 import { recordEvent } from '../events/service';
 import { cachedActor, rememberActor } from './key-cache';
 import { apiKeys, type ApiKeyKind } from './schema';
@@ -64,8 +65,7 @@ export async function createApiKey(tx: Executor, input: NewApiKey): Promise<{ ro
 
 export function apiKeyToWire(row: ApiKeyRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'api_key', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('api_key', row),
     name: row.name,
     kind: row.kind,
     role: row.role,

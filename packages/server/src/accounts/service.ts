@@ -9,6 +9,7 @@ import { conflict, invalidField, notFound, unauthenticated } from '../http/error
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
 import { organizationPrn, parsePrn, resourceIdFromPrn, userPrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
+import { timestampsOf } from '../http/wire-fields';
 import { apiKeys, organizations, users } from './schema';
 import { apiKeyToWire, createApiKey } from './api-keys';
 import { forgetCachedKeys } from './key-cache';
@@ -27,8 +28,7 @@ export function userToWire(row: UserRow) {
     email: row.email,
     username: row.username,
     role: row.role,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

@@ -9,9 +9,8 @@ import { checkCustomMetadata } from '../http/custom-metadata';
 import { conflict, notFound } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { organizationPrn, resourcePrn } from '../http/prn';
 import type { SearchFields } from '../http/search';
-import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { idFor, insertWithCallerId } from './caller-id';
 import { artifacts, artifactVersions } from './schema';
 
@@ -19,13 +18,11 @@ export type ArtifactRow = typeof artifacts.$inferSelect;
 
 export function artifactToWire(row: ArtifactRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'artifact', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('artifact', row),
     name: row.name,
     description: row.description,
     custom_metadata: row.customMetadata,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

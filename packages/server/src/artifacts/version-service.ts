@@ -10,9 +10,9 @@ import { checkCustomMetadata } from '../http/custom-metadata';
 import { invalidField, notFound } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { resourceIdFromPrn, resourcePrn } from '../http/prn';
 import type { SearchFields } from '../http/search';
-import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { idFor, insertWithCallerId } from './caller-id';
 import { artifacts, artifactVersions } from './schema';
 import { getArtifact } from './service';
@@ -21,14 +21,12 @@ export type ArtifactVersionRow = typeof artifactVersions.$inferSelect;
 
 export function artifactVersionToWire(row: ArtifactVersionRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'artifact_version', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('artifact_version', row),
     artifact_prn: resourcePrn(row.organizationId, 'artifact', row.artifactId),
     version: row.version,
     description: row.description,
     custom_metadata: row.customMetadata,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

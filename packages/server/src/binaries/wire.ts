@@ -1,6 +1,6 @@
 /** The wire shapes of binaries and their parts (api-contract.md section 3). */
-import { organizationPrn, resourcePrn } from '../http/prn';
-import { toRfc3339 } from '../http/time';
+import { resourcePrn } from '../http/prn';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import type { binaries, binaryParts, binarySignatures } from './schema';
 
 export type BinaryRow = typeof binaries.$inferSelect;
@@ -9,20 +9,17 @@ export type SignatureRow = typeof binarySignatures.$inferSelect;
 
 export function signatureToWire(row: SignatureRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'binary_signature', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('binary_signature', row),
     binary_prn: resourcePrn(row.organizationId, 'binary', row.binaryId),
     signing_key_prn: resourcePrn(row.organizationId, 'signing_key', row.signingKeyId),
     signature: row.signature,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 
 export function binaryToWire(row: BinaryRow, signatures: SignatureRow[]) {
   return {
-    prn: resourcePrn(row.organizationId, 'binary', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('binary', row),
     artifact_version_prn: resourcePrn(row.organizationId, 'artifact_version', row.artifactVersionId),
     hash: row.hash,
     size: row.size,
@@ -33,22 +30,19 @@ export function binaryToWire(row: BinaryRow, signatures: SignatureRow[]) {
     revision: row.revision,
     hash_error: row.hashError,
     signatures: signatures.map((s) => ({ signature: s.signature, signing_key_prn: resourcePrn(s.organizationId, 'signing_key', s.signingKeyId) })),
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 
 export function partToWire(row: PartRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'binary_part', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('binary_part', row),
     binary_prn: resourcePrn(row.organizationId, 'binary', row.binaryId),
     index: row.index,
     size: row.size,
     hash: row.hash,
     expected_binary_size: row.expectedBinarySize,
     state: row.state,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }

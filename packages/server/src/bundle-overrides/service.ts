@@ -16,9 +16,10 @@ import { devices } from '../devices/schema';
 import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound, validationError, type FieldProblem } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { resourceIdFromPrn, resourcePrn } from '../http/prn';
 import { searchCondition, type SearchFields } from '../http/search';
 import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { getBundle, getDevice } from '../releases/neighbours';
 import { bundleOverrideDevices, bundleOverrides } from './schema';
 import { isValidWindow, normaliseInstant, windowsOverlap, type Window } from './windows';
@@ -28,15 +29,13 @@ export type BundleOverrideDeviceRow = typeof bundleOverrideDevices.$inferSelect;
 
 export function bundleOverrideToWire(row: BundleOverrideRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'bundle_override', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('bundle_override', row),
     bundle_prn: resourcePrn(row.organizationId, 'bundle', row.bundleId),
     name: row.name,
     description: row.description,
     starts_at: toRfc3339(row.startsAt),
     ends_at: toRfc3339(row.endsAt),
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

@@ -11,9 +11,9 @@ import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound } from '../http/errors';
 import { findOwnedRow, listOwnedRows } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { resourceIdFromPrn, resourcePrn } from '../http/prn';
 import type { SearchFields } from '../http/search';
-import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { bundleInUse } from './in-use';
 import { bundleArtifactVersions, bundles } from './schema';
 
@@ -46,13 +46,11 @@ export async function versionIdsOf(db: Executor, bundleIds: string[]): Promise<M
 export function bundleToWire(row: BundleRow, versionIds: string[]) {
   const prns = versionIds.map((id) => resourcePrn(row.organizationId, 'artifact_version', id));
   return {
-    prn: resourcePrn(row.organizationId, 'bundle', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('bundle', row),
     name: row.name,
     artifact_versions: prns.map((prn, index) => ({ prn, index })),
     artifact_version_prns: prns,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

@@ -10,9 +10,10 @@ import { isUniqueViolation } from '../accounts/service';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound, validationError } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { resourceIdFromPrn } from '../http/prn';
 import { searchCondition, type SearchFields } from '../http/search';
 import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { certificateFromField } from './certificate-field';
 import { jitpToWire, resolveJitpSettings, type JitpInput } from './jitp';
 import { checkProofOfPossession } from './proof-of-possession';
@@ -23,15 +24,13 @@ export type CaCertificateRow = typeof caCertificates.$inferSelect;
 
 export function caCertificateToWire(row: CaCertificateRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'ca_certificate', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('ca_certificate', row),
     serial: row.serial,
     description: row.description,
     not_before: toRfc3339(row.notBefore),
     not_after: toRfc3339(row.notAfter),
     jitp: jitpToWire(row.organizationId, row.jitp),
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

@@ -11,8 +11,9 @@ import { getDevice } from '../devices/service';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound, parameterError } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { resourceIdFromPrn, resourcePrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { assertNotExpired, certificateFromField } from './certificate-field';
 import { deviceCertificateFieldProblems } from './field-limits';
 import type { ParsedCertificate } from './pem';
@@ -22,16 +23,14 @@ export type DeviceCertificateRow = typeof deviceCertificates.$inferSelect;
 
 export function deviceCertificateToWire(row: DeviceCertificateRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'device_certificate', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('device_certificate', row),
     device_prn: resourcePrn(row.organizationId, 'device', row.deviceId),
     serial: row.serial,
     fingerprint: row.fingerprint,
     authority_key_identifier: row.authorityKeyIdentifier,
     not_before: toRfc3339(row.notBefore),
     not_after: toRfc3339(row.notAfter),
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

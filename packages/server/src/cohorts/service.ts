@@ -10,9 +10,9 @@ import type { Actor } from '../http/actor';
 import { invalidField } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { resourceIdFromPrn, resourcePrn } from '../http/prn';
 import type { SearchFields } from '../http/search';
-import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { getProduct } from '../products/service';
 import { cohorts } from './schema';
 
@@ -20,13 +20,11 @@ export type CohortRow = typeof cohorts.$inferSelect;
 
 export function cohortToWire(row: CohortRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'cohort', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('cohort', row),
     product_prn: resourcePrn(row.organizationId, 'product', row.productId),
     name: row.name,
     description: row.description,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

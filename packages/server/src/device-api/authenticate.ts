@@ -87,6 +87,10 @@ async function firstContact(
   const existing = facts.commonName ? await findDeviceByIdentifier(platform.db, ca.organizationId, facts.commonName) : null;
 
   if (existing) {
+    // A concurrent first connection with this same certificate may have just provisioned the
+    // device and registered the certificate: then this is that device, not a rotation.
+    const justRegistered = await findDeviceByCertificate(platform.db, fingerprint, existing.id);
+    if (justRegistered) return admit(justRegistered.device, fingerprint, 'registered_certificate', facts);
     if (existing.archived) return authFailure('device_is_archived', { ...facts, devicePrn: devicePrn(existing) });
     if (!platform.config.multiCertJitr) return authFailure('multi_cert_jitr_disabled', { ...facts, devicePrn: devicePrn(existing) });
     try {

@@ -13,8 +13,9 @@ import type { Actor } from '../http/actor';
 import { invalidField, notFound } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { organizationPrn, resourcePrn } from '../http/prn';
+import { resourcePrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { cohortForDevice, lockProduct, productForDevice } from './placement';
 import { devices } from './schema';
 import { deviceSearchCondition } from './search';
@@ -23,8 +24,7 @@ export type DeviceRow = typeof devices.$inferSelect;
 
 export function deviceToWire(row: DeviceRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'device', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('device', row),
     identifier: row.identifier,
     product_prn: resourcePrn(row.organizationId, 'product', row.productId),
     cohort_prn: row.cohortId === null ? null : resourcePrn(row.organizationId, 'cohort', row.cohortId),
@@ -37,8 +37,7 @@ export function deviceToWire(row: DeviceRow) {
     reported_bundle_prn: row.reportedBundlePrn,
     reported_release_prn: row.reportedReleasePrn,
     reported_release_version: row.reportedReleaseVersion,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

@@ -4,7 +4,7 @@
  * (Webhook deliveries hook in here too: they are written in that same transaction.)
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
 import { parameterError } from '../http/errors';
@@ -25,9 +25,24 @@ export type EventRow = typeof events.$inferSelect;
 
 /** Listeners that must write in the event's own transaction (webhook outbox rows). */
 export type EventTransactionHook = (tx: Executor, event: EventRow) => Promise<void>;
-const transactionHooks: EventTransactionHook[] = [];
-export function onEventRecorded(hook: EventTransactionHook): void {
-  transactionHooks.push(hook);
+
+/**
+ * An event whose id is chosen before it is inserted (recordEventsInOneStatement). `when`, if
+ * set, is a condition of the statement (e.g. "the claim row was inserted"): the event, and
+ * anything a hook writes for it, exists only when it holds.
+ */
+export type PendingEvent = NewEvent & { id: string; when?: SQL };
+
+/**
+ * The same listener as one data-modifying statement over events about to be inserted by the
+ * statement it joins (their ids are known): null when it has nothing to write, `undefined` when
+ * it cannot express these events (the caller then falls back to recordEvent).
+ */
+export type EventStatementHook = (events: readonly PendingEvent[]) => SQL | null | undefined;
+
+const transactionHooks: { hook: EventTransactionHook; statement?: EventStatementHook }[] = [];
+export function onEventRecorded(hook: EventTransactionHook, statement?: EventStatementHook): void {
+  transactionHooks.push({ hook, statement });
 }
 
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<EventRow> {
@@ -35,8 +50,69 @@ export async function recordEvent(tx: Executor, event: NewEvent): Promise<EventR
     .insert(events)
     .values({ id: randomUUID(), ...event })
     .returning();
-  for (const hook of transactionHooks) await hook(tx, row);
+  for (const { hook } of transactionHooks) await hook(tx, row);
   return row;
+}
+
+export interface OneStatementOptions {
+  /** Data-modifying statements that run with the events (e.g. the device update they describe). */
+  also?: readonly SQL[];
+  /** Named CTEs the events' `when` and `guard` refer to; they come first in the statement. */
+  ctes?: readonly { name: string; sql: SQL }[];
+  /** A boolean expression evaluated once by the statement, typically one that raises to abort it. */
+  guard?: SQL;
+}
+
+/**
+ * Records `list` (and runs `also`, data-modifying statements such as the device update the
+ * events describe) in ONE statement: the events insert, with `also` and every hook's statement
+ * form as data-modifying CTEs. A single statement is atomic on its own, so callers that have
+ * nothing else to write need no transaction (no BEGIN/COMMIT round trips): the hot update check
+ * records `device.checked_for_release` this way. Falls back to recordEvent (in a transaction
+ * when `db` is not one already) when a hook has no statement form for these events and the
+ * caller used neither `ctes`, `guard` nor conditional events (those must be one statement).
+ */
+export async function recordEventsInOneStatement(db: Executor, list: readonly (NewEvent & { when?: SQL })[], options: OneStatementOptions = {}): Promise<void> {
+  const also = options.also ?? [];
+  if (list.length === 0 && also.length === 0 && !options.ctes?.length) return;
+  const pending: PendingEvent[] = list.map((event) => ({ ...event, id: randomUUID() }));
+  const ctes: SQL[] = [...(options.ctes ?? []).map((cte) => sql`${sql.identifier(cte.name)} as (${cte.sql})`)];
+  also.forEach((statement, i) => ctes.push(sql`${sql.raw(`also${i}`)} as (${statement})`));
+  const simple = !options.ctes?.length && !options.guard && pending.every((event) => !event.when);
+  let hookIndex = 0;
+  for (const { statement } of transactionHooks) {
+    const fragment = statement ? statement(pending) : undefined;
+    if (fragment === undefined) {
+      if (simple) return recordEventsOneByOne(db, list, also);
+      throw new Error('recordEventsInOneStatement: an event hook has no statement form for these events');
+    }
+    if (fragment !== null) ctes.push(sql`${sql.raw(`hook${hookIndex++}`)} as (${fragment})`);
+  }
+  const withClause = ctes.length === 0 ? sql`` : sql`with ${sql.join(ctes, sql`, `)} `;
+  if (pending.length === 0) {
+    await db.execute(sql`${withClause}select ${options.guard ?? sql`true`}`);
+    return;
+  }
+  const values = sql.join(
+    pending.map(
+      (e) => sql`(${e.id}::uuid, ${e.organizationId}::uuid, ${e.type}, ${e.subtype}, ${e.actorPrn}, ${e.resourcePrn}, ${JSON.stringify(e.data)}::jsonb, ${e.when ?? sql`true`})`,
+    ),
+    sql`, `,
+  );
+  await db.execute(sql`${withClause}insert into ${events} (id, organization_id, type, subtype, actor_prn, resource_prn, data)
+    select v.id, v.organization_id, v.type, v.subtype, v.actor_prn, v.resource_prn, v.data
+    from (values ${values}) as v(id, organization_id, type, subtype, actor_prn, resource_prn, data, keep)
+    where v.keep and ${options.guard ?? sql`true`}`);
+}
+
+async function recordEventsOneByOne(db: Executor, list: readonly NewEvent[], also: readonly SQL[]): Promise<void> {
+  const run = async (tx: Executor) => {
+    for (const statement of also) await tx.execute(statement);
+    for (const event of list) await recordEvent(tx, event);
+  };
+  // A transaction handle has no nested `transaction` we want here: run in it directly.
+  if ('rollback' in db) return run(db);
+  return (db as Exclude<Executor, { rollback: unknown }>).transaction(run);
 }
 
 /** The envelope of api-contract.md section 6, as webhooks deliver it. */

@@ -10,9 +10,8 @@ import type { Actor } from '../http/actor';
 import { conflict, invalidField } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { organizationPrn, resourcePrn } from '../http/prn';
 import type { SearchFields } from '../http/search';
-import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { isUniqueViolation } from '../accounts/service';
 import { products } from './schema';
 
@@ -20,12 +19,10 @@ export type ProductRow = typeof products.$inferSelect;
 
 export function productToWire(row: ProductRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'product', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('product', row),
     name: row.name,
     archived: row.archived,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

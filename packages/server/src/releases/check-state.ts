@@ -27,20 +27,41 @@ interface Row {
   overrides: string[] | null;
 }
 
+/**
+ * Prepared once per executor (http/owned-rows.ts does the same): every check runs this query, and
+ * with placeholders PostgreSQL plans it once per connection instead of once per check.
+ */
+interface Prepared {
+  execute(values: Record<string, unknown>): Promise<unknown>;
+}
+const preparedByExecutor = new WeakMap<object, Prepared>();
+
+function preparedCheckState(db: Executor): Prepared {
+  let query = preparedByExecutor.get(db);
+  if (!query) {
+    const cohortId = sql`${sql.placeholder('cohortId')}::uuid`;
+    const deviceId = sql`${sql.placeholder('deviceId')}::uuid`;
+    query = db
+      .select({
+        chain_version: sql`(select ${releaseChainVersions.version} from ${releaseChainVersions} where ${releaseChainVersions.cohortId} = ${cohortId})`,
+        cohort_device_count: sql`(select coalesce(sum(${cohortDeviceCounts.deviceCount}), 0) from ${cohortDeviceCounts} where ${cohortDeviceCounts.cohortId} = ${cohortId})`,
+        phased: sql`(select json_agg(json_build_object('id', ${releases.id}, 'claims', ${releases.phaseClaimCount})) from ${releases}
+          where ${releases.cohortId} = ${cohortId} and ${releases.phaseValue} is distinct from 1)`,
+        claimed: sql`(select json_agg(${phaseClaims.releaseId}) from ${phaseClaims} where ${phaseClaims.deviceId} = ${deviceId})`,
+        overrides: sql`(select json_agg(${bundleOverrideDevices.bundleOverrideId}) from ${bundleOverrideDevices} where ${bundleOverrideDevices.deviceId} = ${deviceId})`,
+      })
+      .from(sql`(select 1) as one`)
+      .prepare('release_check_state') as unknown as Prepared;
+    preparedByExecutor.set(db, query);
+  }
+  return query;
+}
+
 export async function readCheckState(db: Executor, deviceId: string, cohortId: string | null): Promise<CheckState> {
   // A device outside any cohort has no chain: the cohort parts answer null for a null cohort.
-  const result = await db.execute(sql`
-    select
-      (select ${releaseChainVersions.version} from ${releaseChainVersions} where ${releaseChainVersions.cohortId} = ${cohortId}) as chain_version,
-      (select coalesce(sum(${cohortDeviceCounts.deviceCount}), 0) from ${cohortDeviceCounts} where ${cohortDeviceCounts.cohortId} = ${cohortId}) as cohort_device_count,
-      (select json_agg(json_build_object('id', ${releases.id}, 'claims', ${releases.phaseClaimCount})) from ${releases}
-        where ${releases.cohortId} = ${cohortId} and ${releases.phaseValue} is distinct from 1) as phased,
-      (select json_agg(${phaseClaims.releaseId}) from ${phaseClaims} where ${phaseClaims.deviceId} = ${deviceId}) as claimed,
-      (select json_agg(${bundleOverrideDevices.bundleOverrideId}) from ${bundleOverrideDevices} where ${bundleOverrideDevices.deviceId} = ${deviceId}) as overrides`);
-  // Both drivers answer { rows }.
-  const [row] = (result as unknown as { rows: Row[] }).rows;
+  const [row] = (await preparedCheckState(db).execute({ deviceId, cohortId })) as Row[];
   return {
-    chainVersion: row.chain_version,
+    chainVersion: row.chain_version === null ? null : Number(row.chain_version),
     cohortDeviceCount: Number(row.cohort_device_count ?? 0),
     claimCounts: new Map((row.phased ?? []).map((p) => [p.id, p.claims])),
     claimedReleaseIds: new Set(row.claimed ?? []),

@@ -7,22 +7,16 @@
  * past the slots. A fractional phase counts against the cohort's size at claim time, read from
  * the trigger-kept cohort_device_counts (O(1) instead of counting the cohort's devices).
  *
- * The counter's row lock is held from that UPDATE to the commit, so the check takes it as the
- * last statement of its transaction (update-service.ts): claims of one release queue only
- * behind each other's commit, not behind their events.
+ * The check writes the claim row, that UPDATE and its events as ONE autocommit statement
+ * (claimStatementParts, update-service.ts), so the counter's row lock is held only while that
+ * statement finishes and commits, never across a client round trip: claims of one release queue
+ * only behind each other's commit. A check whose state read already shows the phase full asks
+ * for no claim at all (resolution.ts), so it takes no lock.
  */
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { phaseSlots } from './phase';
 import { cohortDeviceCounts, phaseClaims, releases } from './schema';
-
-export async function countCohortDevices(db: Executor, cohortId: string): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<string | number>`coalesce(sum(${cohortDeviceCounts.deviceCount}), 0)` })
-    .from(cohortDeviceCounts)
-    .where(eq(cohortDeviceCounts.cohortId, cohortId));
-  return Number(row?.n ?? 0);
-}
 
 export interface Claim {
   releaseId: string;
@@ -33,36 +27,62 @@ export interface Claim {
   phaseValue: number | null;
 }
 
-/** Stores the device's claim row; false when it already had one (a concurrent check of it). */
-export async function insertClaim(tx: Executor, claim: Claim): Promise<boolean> {
-  const inserted = await tx
-    .insert(phaseClaims)
-    .values({ releaseId: claim.releaseId, deviceId: claim.deviceId, organizationId: claim.organizationId })
-    .onConflictDoNothing()
-    .returning({ releaseId: phaseClaims.releaseId });
-  return inserted.length === 1;
-}
-
-/**
- * Takes one slot: true when the counter moved, false when the phase is full or its value
- * changed meanwhile (the caller rolls back and resolves again). Must run inside the check's
- * transaction; the row lock it takes lasts until that transaction ends.
- */
-export async function takeSlot(tx: Executor, claim: Claim): Promise<boolean> {
-  const cohortDeviceCount = claim.phaseValue !== null && claim.phaseValue < 1 ? await countCohortDevices(tx, claim.cohortId) : 0;
-  const slots = phaseSlots(claim.phaseValue, cohortDeviceCount);
-  if (!(slots > 0)) return false;
-  const bounded = Number.isFinite(slots) ? sql`and ${releases.phaseClaimCount} < ${slots}` : sql``;
-  const taken = await tx
-    .update(releases)
-    .set({ phaseClaimCount: sql`${releases.phaseClaimCount} + 1` })
-    .where(sql`${releases.id} = ${claim.releaseId} and ${releases.phaseMode} = 'numeric' and ${releases.phaseValue} = ${claim.phaseValue} ${bounded}`)
-    .returning({ claims: releases.phaseClaimCount });
-  return taken.length === 1;
-}
-
 /** Claims actually stored for a release (tests and the benchmark compare it with the counter). */
 export async function countClaims(db: Executor, releaseId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(phaseClaims).where(and(eq(phaseClaims.releaseId, releaseId)));
   return Number(row?.n ?? 0);
+}
+
+/**
+ * The claim as parts of ONE statement (update-service.ts runs it with the check's events in
+ * autocommit, so the counter's row lock is held only while that statement finishes and commits,
+ * never across a client round trip):
+ *   claim_row   inserts the device's claim (nothing when a concurrent check of it already did);
+ *   claim_slot  moves the counter only when claim_row inserted and a slot is free, with the
+ *               cohort's size read in the same statement (claim time);
+ *   guard       raises division_by_zero (SLOT_REFUSED_CODE) when the row was inserted but the
+ *               slot refused, which aborts the whole statement: nothing of the check is written.
+ * `claimed` is the condition for the `device.claimed_release` event. Null: no slot can exist.
+ */
+export const SLOT_REFUSED_CODE = '22012';
+
+export function claimStatementParts(claim: Claim): { ctes: { name: string; sql: SQL }[]; guard: SQL; claimed: SQL } | null {
+  const phaseValue = claim.phaseValue;
+  if (phaseValue === null || !Number.isFinite(phaseValue)) return null;
+  if (phaseValue < 1 && phaseValue <= 0) return null;
+  if (phaseValue > 1 && !(phaseSlots(phaseValue, 0) > 0)) return null;
+  const cohortSize = sql`(select coalesce(sum(${cohortDeviceCounts.deviceCount}), 0)::float8 from ${cohortDeviceCounts} where ${cohortDeviceCounts.cohortId} = ${claim.cohortId})`;
+  // phaseSlots (phase.ts) in SQL: a fraction of the cohort (at least 1 once it has devices), a count as is.
+  const exact = sql`(${phaseValue}::float8 * floor(${cohortSize}))`;
+  const slots =
+    phaseValue === 1
+      ? null
+      : phaseValue < 1
+        ? sql`(case when floor(${cohortSize}) <= 0 then 0 else greatest(1, case when abs(${exact} - round(${exact})) < 1e-9 * greatest(1, ${exact}) then round(${exact}) else floor(${exact}) end) end)`
+        : sql`${phaseValue}::float8`;
+  const bounded = slots === null ? sql`` : sql`and ${releases.phaseClaimCount} < ${slots}`;
+  return {
+    ctes: [
+      {
+        name: 'claim_row',
+        sql: sql`insert into ${phaseClaims} (release_id, device_id, organization_id) values (${claim.releaseId}, ${claim.deviceId}, ${claim.organizationId}) on conflict do nothing returning release_id`,
+      },
+      {
+        name: 'claim_slot',
+        sql: sql`update ${releases} set phase_claim_count = phase_claim_count + 1
+          where ${releases.id} = ${claim.releaseId} and ${releases.phaseMode} = 'numeric' and ${releases.phaseValue} = ${phaseValue} ${bounded}
+            and exists (select 1 from claim_row) returning ${releases.id}`,
+      },
+    ],
+    guard: sql`(case when exists (select 1 from claim_row) then 1 / (select count(*)::int from claim_slot) else 1 end) = 1`,
+    claimed: sql`exists (select 1 from claim_row)`,
+  };
+}
+
+/** True when `error` (or what a driver wrapped) is the claim statement's refused slot. */
+export function isSlotRefused(error: unknown): boolean {
+  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (e.code === SLOT_REFUSED_CODE) return true;
+  }
+  return false;
 }

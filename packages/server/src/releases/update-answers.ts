@@ -8,11 +8,11 @@ import { bundles } from '../bundles/schema';
 import { cohortToWire } from '../cohorts/service';
 import { cohorts } from '../cohorts/schema';
 import type { Executor } from '../db/connection';
-import { organizationPrn, resourcePrn } from '../http/prn';
-import { toRfc3339 } from '../http/time';
+import { resourcePrn } from '../http/prn';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import type { Platform } from '../platform';
 import { eq } from 'drizzle-orm';
-import { manifestForBundle, type ManifestEntry } from '../binaries/manifest';
+import { manifestForBundleCached, type ManifestEntry } from '../binaries/manifest';
 import type { LoadedCheck } from './update-inputs';
 import type { ResolutionResult } from './resolution-types';
 import type { DeviceRow } from './neighbours';
@@ -29,7 +29,7 @@ function sourcePrn(organizationId: string, result: ResolutionResult): string | n
 
 async function manifestOf(db: Executor, platform: Platform, device: DeviceRow, result: ResolutionResult): Promise<ManifestEntry[] | null> {
   if (result.status !== 'update' || result.bundleId === null) return null;
-  return manifestForBundle(db, platform, device.organizationId, result.bundleId, device.target);
+  return manifestForBundleCached(db, platform, device.organizationId, result.bundleId, device.target);
 }
 
 export async function adminAnswer(db: Executor, platform: Platform, device: DeviceRow, result: ResolutionResult) {
@@ -46,11 +46,9 @@ async function bundleWire(db: Executor, bundleId: string) {
   const [row] = await db.select().from(bundles).where(eq(bundles.id, bundleId));
   if (!row) return null;
   return {
-    prn: resourcePrn(row.organizationId, 'bundle', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('bundle', row),
     name: row.name,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

@@ -6,7 +6,7 @@
  * it chose and checking all 200 releases' bundles would waste the check.
  */
 import { inArray } from 'drizzle-orm';
-import { isBundleDistributable } from '../binaries/manifest';
+import { isBundleDistributableCached } from '../binaries/manifest';
 import { bundleOverrides } from '../bundle-overrides/schema';
 import type { Executor } from '../db/connection';
 import { resourceIdFromPrn } from '../http/prn';
@@ -95,6 +95,6 @@ export async function resolveWithLookups(db: Executor, input: Omit<ResolutionInp
       },
     });
     if (unknown.length === 0) return result;
-    for (const bundleId of unknown) known.set(bundleId, await isBundleDistributable(db, bundleId, target));
+    for (const bundleId of unknown) known.set(bundleId, await isBundleDistributableCached(db, bundleId, target));
   }
 }

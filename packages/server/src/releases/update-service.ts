@@ -6,20 +6,23 @@
  *                                      { write: true, actorPrn: devicePrn });
  *   reply.send(await check.deviceAnswer(expand));   // or check.adminAnswer()
  *
- * One transaction per check holds the phase claim (if one is due), its events and the write of
- * the reported state, so a claim exists exactly when `device.claimed_release` does.
+ * One statement per check (no transaction round trips) writes the phase claim (if one is due),
+ * its events, their webhook outbox rows and the write of the reported state, so a claim exists
+ * exactly when `device.claimed_release` does (recordCheck). Bundle signing state and manifests
+ * come from a short-lived snapshot (binaries/manifest.ts, staleness <= 1 s for a bundle that
+ * stops being distributable; one that becomes distributable is seen at once).
  * Events (api-contract.md section 6): `device.checked_for_release` on every check,
  * `device.claimed_release` when a slot is taken, `device.release_changed` when `write` changes
  * the device's reported release or bundle.
  */
-import { eq, sql } from 'drizzle-orm';
-import type { Executor } from '../db/connection';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../db/connection';
 import { devices } from '../devices/schema';
-import { recordEvent } from '../events/service';
+import { recordEventsInOneStatement, type NewEvent } from '../events/service';
 import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
 import type { DeviceRow } from './neighbours';
-import { insertClaim, takeSlot, type Claim } from './phase-claims';
+import { claimStatementParts, isSlotRefused, type Claim } from './phase-claims';
 import type { ResolutionResult } from './resolution-types';
 import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './update-answers';
 import { loadCheck, resolveWithLookups, type LoadedCheck, type ReportedState } from './update-inputs';
@@ -47,29 +50,36 @@ class SlotRefused extends Error {}
 /** Resolutions that wanted a slot the phase no longer had; past this the release counts as full. */
 const MAX_SLOT_RETRIES = 5;
 
-/** `write`: the device now reports exactly what this check said (absent values become null). */
-async function writeReportedState(tx: Executor, device: DeviceRow, reported: ReportedState, actorPrn: string | null): Promise<void> {
+/**
+ * `write`: the device now reports exactly what this check said (absent values become null).
+ * Null when nothing changes; else the device update (as SQL, so it joins the events' statement)
+ * and, when the release or bundle changed, its `device.release_changed` event.
+ */
+function reportedChange(device: DeviceRow, reported: ReportedState, actorPrn: string | null): { update: SQL; event: NewEvent | null } | null {
   const next = { reportedReleasePrn: reported.releasePrn ?? null, reportedBundlePrn: reported.bundlePrn ?? null, reportedReleaseVersion: reported.releaseVersion ?? null };
   const same =
     next.reportedReleasePrn === device.reportedReleasePrn && next.reportedBundlePrn === device.reportedBundlePrn && next.reportedReleaseVersion === device.reportedReleaseVersion;
-  if (same) return;
-  await tx.update(devices).set({ ...next, updatedAt: sql`now()` }).where(eq(devices.id, device.id));
-  if (next.reportedReleasePrn === device.reportedReleasePrn && next.reportedBundlePrn === device.reportedBundlePrn) return;
+  if (same) return null;
+  const update = sql`update ${devices} set reported_release_prn = ${next.reportedReleasePrn}, reported_bundle_prn = ${next.reportedBundlePrn}, reported_release_version = ${next.reportedReleaseVersion}, updated_at = now() where id = ${device.id}`;
+  if (next.reportedReleasePrn === device.reportedReleasePrn && next.reportedBundlePrn === device.reportedBundlePrn) return { update, event: null };
   const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
-  await recordEvent(tx, {
-    organizationId: device.organizationId,
-    type: 'device',
-    subtype: 'release_changed',
-    actorPrn,
-    resourcePrn: devicePrn,
-    data: {
-      device: devicePrn,
-      from_release: device.reportedReleasePrn,
-      to_release: next.reportedReleasePrn,
-      from_bundle: device.reportedBundlePrn,
-      to_bundle: next.reportedBundlePrn,
+  return {
+    update,
+    event: {
+      organizationId: device.organizationId,
+      type: 'device',
+      subtype: 'release_changed',
+      actorPrn,
+      resourcePrn: devicePrn,
+      data: {
+        device: devicePrn,
+        from_release: device.reportedReleasePrn,
+        to_release: next.reportedReleasePrn,
+        from_bundle: device.reportedBundlePrn,
+        to_bundle: next.reportedBundlePrn,
+      },
     },
-  });
+  };
 }
 
 function checkedData(device: DeviceRow, reported: ReportedState, result: ResolutionResult) {
@@ -86,34 +96,45 @@ function checkedData(device: DeviceRow, reported: ReportedState, result: Resolut
 }
 
 /**
- * The check's writes, in one transaction: the claim row and its event, the check's event, the
- * reported state, and last the slot itself, so the counter's row lock is held only from that
- * statement to the commit. A refused slot rolls everything back (SlotRefused).
+ * The check's writes, always ONE statement in autocommit (events/service.ts
+ * recordEventsInOneStatement), so no BEGIN/COMMIT round trips: `device.checked_for_release`,
+ * the `write` of the reported state and its `device.release_changed`, their webhook outbox rows,
+ * and with a claim the claim row, its slot and `device.claimed_release` (phase-claims.ts
+ * claimStatementParts). The statement is atomic, so a claim exists exactly when its event and
+ * slot do; the counter's row lock is held only from the slot's update to that statement's commit,
+ * never across a client round trip. A refused slot aborts the statement (SlotRefused).
  */
-async function recordCheck(tx: Executor, device: DeviceRow, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<void> {
+async function recordCheck(db: Database, device: DeviceRow, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<void> {
   const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
-  const newClaim = claim !== null && (await insertClaim(tx, claim));
-  if (newClaim) {
-    await recordEvent(tx, {
-      organizationId: device.organizationId,
-      type: 'device',
-      subtype: 'claimed_release',
-      actorPrn: options.actorPrn,
-      resourcePrn: devicePrn,
-      data: { device: devicePrn, release: resourcePrn(device.organizationId, 'release', claim.releaseId), cohort: resourcePrn(device.organizationId, 'cohort', claim.cohortId) },
-    });
-  }
-  await recordEvent(tx, {
+  const checked: NewEvent = {
     organizationId: device.organizationId,
     type: 'device',
     subtype: 'checked_for_release',
     actorPrn: options.actorPrn,
     resourcePrn: devicePrn,
     data: checkedData(device, reported, result),
-  });
-  if (options.write) await writeReportedState(tx, device, reported, options.actorPrn);
-  // A concurrent check of the same device already holds the claim: no second slot.
-  if (newClaim && !(await takeSlot(tx, claim))) throw new SlotRefused();
+  };
+  const change = options.write ? reportedChange(device, reported, options.actorPrn) : null;
+  const also = change ? [change.update] : [];
+  const after = change?.event ? [change.event] : [];
+  if (claim === null) return recordEventsInOneStatement(db, [checked, ...after], { also });
+  const parts = claimStatementParts(claim);
+  if (parts === null) throw new SlotRefused();
+  const claimed = {
+    organizationId: device.organizationId,
+    type: 'device' as const,
+    subtype: 'claimed_release',
+    actorPrn: options.actorPrn,
+    resourcePrn: devicePrn,
+    data: { device: devicePrn, release: resourcePrn(device.organizationId, 'release', claim.releaseId), cohort: resourcePrn(device.organizationId, 'cohort', claim.cohortId) },
+    when: parts.claimed,
+  };
+  try {
+    await recordEventsInOneStatement(db, [claimed, checked, ...after], { also, ctes: parts.ctes, guard: parts.guard });
+  } catch (error) {
+    if (isSlotRefused(error)) throw new SlotRefused();
+    throw error;
+  }
 }
 
 /** The claim resolution asks for, with the phase value it decided with. */
@@ -137,7 +158,7 @@ export async function checkForUpdate(platform: Platform, device: DeviceRow, repo
     const result = await resolveWithLookups(db, input, device.target);
     const claim = claimOf(device, loaded, result);
     try {
-      await db.transaction((tx) => recordCheck(tx, device, reported, result, claim, options));
+      await recordCheck(db, device, reported, result, claim, options);
     } catch (error) {
       if (!(error instanceof SlotRefused) || claim === null) throw error;
       // Another check took the last slot (or the phase changed): resolve again from fresh state.

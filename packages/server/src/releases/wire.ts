@@ -1,6 +1,7 @@
 /** A release as the admin API shows it. */
-import { organizationPrn, resourcePrn } from '../http/prn';
+import { resourcePrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import type { ReleaseRow } from './chain-store';
 import { isScheduledInFuture, phaseTypeOf } from './release-rules';
 
@@ -9,8 +10,7 @@ export type ReleaseWithPrevious = ReleaseRow & { previousReleaseId: string | nul
 export function releaseToWire(row: ReleaseWithPrevious, now = new Date()) {
   const prn = (type: 'release' | 'bundle' | 'cohort', id: string | null) => (id === null ? null : resourcePrn(row.organizationId, type, id));
   return {
-    prn: resourcePrn(row.organizationId, 'release', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('release', row),
     bundle_prn: prn('bundle', row.bundleId)!,
     cohort_prn: prn('cohort', row.cohortId)!,
     name: row.name,
@@ -29,8 +29,7 @@ export function releaseToWire(row: ReleaseWithPrevious, now = new Date()) {
     phase_claim_count: row.phaseClaimCount,
     next_release_prn: prn('release', row.nextReleaseId),
     previous_release_prn: prn('release', row.previousReleaseId),
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

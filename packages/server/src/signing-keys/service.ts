@@ -11,9 +11,8 @@ import type { Actor } from '../http/actor';
 import { invalidField, notFound } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { organizationPrn, resourcePrn } from '../http/prn';
 import type { SearchFields } from '../http/search';
-import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { keyIdOf, parseEd25519PublicKey, rawBase64ToPem } from './ed25519';
 import { signingKeys } from './schema';
 
@@ -21,13 +20,11 @@ export type SigningKeyRow = typeof signingKeys.$inferSelect;
 
 export function signingKeyToWire(row: SigningKeyRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'signing_key', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('signing_key', row),
     name: row.name,
     value: row.value,
     keyid: row.keyid,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

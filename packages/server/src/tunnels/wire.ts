@@ -1,6 +1,7 @@
 /** A tunnel as both APIs show it. The server's private key never appears here. */
-import { organizationPrn, resourcePrn } from '../http/prn';
+import { resourcePrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import type { tunnels } from './schema';
 
 export type TunnelRow = typeof tunnels.$inferSelect;
@@ -11,8 +12,7 @@ export function tunnelPrn(row: Pick<TunnelRow, 'organizationId' | 'id'>): string
 
 export function tunnelToWire(row: TunnelRow) {
   return {
-    prn: tunnelPrn(row),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('tunnel', row),
     device_prn: resourcePrn(row.organizationId, 'device', row.deviceId),
     state: row.state,
     device_tunnel_port: row.deviceTunnelPort,
@@ -27,7 +27,6 @@ export function tunnelToWire(row: TunnelRow) {
     server_public_key: row.serverPublicKey,
     server_tunnel_ip_address: row.serverTunnelIpAddress,
     server_tunnel_port: row.serverTunnelPort,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }

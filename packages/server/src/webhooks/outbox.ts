@@ -8,7 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
-import { onEventRecorded, type EventRow } from '../events/service';
+import { onEventRecorded, type EventRow, type PendingEvent } from '../events/service';
 import { resourceIdFromPrn } from '../http/prn';
 import { webhookDeliveries, webhooks } from './schema';
 
@@ -30,5 +30,27 @@ export async function writeOutboxRows(tx: Executor, event: EventRow): Promise<vo
     where ${webhooks.organizationId} = ${event.organizationId} and ${recipients}`);
 }
 
+/**
+ * The same rule as one data-modifying statement over events about to be inserted by the
+ * statement it joins (recordEventsInOneStatement): the webhooks are matched inside that
+ * statement, so batching costs no extra round trip and sees exactly the webhooks committed when
+ * the statement runs (no cache, no staleness). test_fire is left to writeOutboxRows.
+ */
+export function outboxStatement(list: readonly PendingEvent[]) {
+  const delivered = list.filter((event) => eventName(event) !== 'webhook.request_failed');
+  if (delivered.some((event) => eventName(event) === 'webhook.test_fire')) return undefined;
+  if (delivered.length === 0) return null;
+  const values = sql.join(
+    delivered.map((event) => sql`(${event.id}::uuid, ${event.organizationId}::uuid, ${eventName(event)}, ${event.when ?? sql`true`})`),
+    sql`, `,
+  );
+  return sql`
+    insert into ${webhookDeliveries} (id, organization_id, webhook_id, event_id)
+    select gen_random_uuid(), w.organization_id, w.id, v.event_id
+    from (values ${values}) as v(event_id, organization_id, name, keep)
+    join ${webhooks} w on w.organization_id = v.organization_id
+    where v.keep and w.state = 'enabled' and w.enabled_events @> jsonb_build_array(v.name)`;
+}
+
 // Registered once, when the webhooks context is loaded; recordEvent runs it in every event's transaction.
-onEventRecorded(writeOutboxRows);
+onEventRecorded(writeOutboxRows, outboxStatement);

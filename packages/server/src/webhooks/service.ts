@@ -9,9 +9,9 @@ import type { Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../http/prn';
+import { resourceIdFromPrn, resourcePrn } from '../http/prn';
 import { searchCondition, type SearchFields } from '../http/search';
-import { toRfc3339 } from '../http/time';
+import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { recordEvent, type EventRow } from '../events/service';
 import type { Platform } from '../platform';
 import './outbox';
@@ -23,14 +23,12 @@ export type WebhookRow = typeof webhooks.$inferSelect;
 
 export function webhookToWire(row: WebhookRow) {
   return {
-    prn: resourcePrn(row.organizationId, 'webhook', row.id),
-    organization_prn: organizationPrn(row.organizationId),
+    ...ownedResourceFields('webhook', row),
     url: row.url,
     description: row.description,
     enabled_events: row.enabledEvents,
     state: row.state,
-    inserted_at: toRfc3339(row.insertedAt),
-    updated_at: toRfc3339(row.updatedAt),
+    ...timestampsOf(row),
   };
 }
 

@@ -4,24 +4,19 @@
  * manifest of what the device reports, and other contexts' device routes (tunnels) are served
  * behind the same authentication.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeLeafCertificate, makeRootCa, type TestCertificate } from '../support/certificates';
 import { deviceRequest } from '../support/device-client';
 import { deviceEvents, registerDeviceCertificate, registeredCa } from '../support/device-fleet';
-import { createFleet, type Fleet } from '../support/fleet';
-import { startTestServer, type TestServer } from '../support/server';
+import { useFleet } from '../support/fleet';
+import { useTestServer } from '../support/server';
 
-let t: TestServer;
-let fleet: Fleet;
+const t = useTestServer();
+const fleet = useFleet(t);
 let root: TestCertificate;
 beforeAll(async () => {
-  t = await startTestServer();
-  fleet = await createFleet(t.api);
   root = await makeRootCa();
   await registeredCa(t.api, root);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 async function release(cohortPrn: string, bundlePrn: string, fields: Record<string, unknown> = {}) {

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFleet, type Fleet } from '../support/fleet';
+import { describe, expect, it } from 'vitest';
+import { useFleet } from '../support/fleet';
 import { expectValidChain } from '../support/release-chain';
-import { startTestServer, type TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 
-let t: TestServer;
-let fleet: Fleet;
-beforeAll(async () => {
-  t = await startTestServer();
-  fleet = await createFleet(t.api);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
+const fleet = useFleet(t);
 
 async function setup() {
   const cohort = await fleet.cohort();

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFleet, FLEET_TARGET, type Fleet } from '../support/fleet';
+import { describe, expect, it } from 'vitest';
+import { FLEET_TARGET, useFleet } from '../support/fleet';
 import { bytesOf, uploadedBinary } from '../support/binaries';
-import { startTestServer, type TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 
-let t: TestServer;
-let fleet: Fleet;
-beforeAll(async () => {
-  t = await startTestServer();
-  fleet = await createFleet(t.api);
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestServer();
+const fleet = useFleet(t);
 
 async function release(cohortPrn: string, bundlePrn: string, fields: Record<string, unknown> = {}) {
   const res = await t.api('POST', '/releases', { bundle_prn: bundlePrn, cohort_prn: cohortPrn, name: 'r', required: false, schedule_date: null, ...fields });

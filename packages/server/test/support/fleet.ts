@@ -6,8 +6,9 @@
  * and a download URL that serves the bytes.
  */
 import { randomUUID } from 'node:crypto';
+import { beforeAll } from 'vitest';
 import { bytesOf, createArtifactVersion, ed25519Keypair, signHash, uploadedBinary } from './binaries';
-import type { Api } from './server';
+import type { Api, TestServer } from './server';
 
 export const FLEET_TARGET = 'aarch64-unknown-linux-gnu';
 
@@ -89,4 +90,21 @@ export async function createFleet(api: Api): Promise<Fleet> {
       return { ...bundle, binaryId: idOf(binaryPrn), binaryPrn, hash: binary.hash, size: bytes.length, bytes, signingKeyPrn: signed ? signingKey.prn : null };
     },
   };
+}
+
+/**
+ * A fleet on the surrounding test file's server (from useTestServer), created in beforeAll. Like
+ * useTestServer, the returned object forwards to the real fleet, so tests write `fleet.cohort()`.
+ */
+export function useFleet(t: TestServer): Fleet {
+  let fleet: Fleet | undefined;
+  beforeAll(async () => {
+    fleet = await createFleet(t.api);
+  });
+  return new Proxy({} as Fleet, {
+    get(_, key) {
+      if (!fleet) throw new Error('the fleet is created in beforeAll; use it inside tests');
+      return fleet[key as keyof Fleet];
+    },
+  });
 }

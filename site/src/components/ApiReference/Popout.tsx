@@ -1,0 +1,20 @@
+import React from 'react';
+import Layout from '@theme/Layout';
+import ApiReference from '@site/src/components/ApiReference';
+import type { OpenApiDocument } from '@site/src/api/openapi';
+
+const TITLES = { admin: 'Admin', device: 'Device' } as const;
+
+// Full-width reference without the docs sidebar, for reading beside a terminal. One page per API
+// (src/pages/canopy-core/tools/<api>-api/popout.tsx) renders this with its OpenAPI document.
+export default function ApiPopout({ api, doc }: { api: keyof typeof TITLES; doc: OpenApiDocument }): React.ReactNode {
+  const title = `${TITLES[api]} API reference`;
+  return (
+    <Layout title={title} description={`Every operation of the Canopy ${api} API, rendered from its OpenAPI document.`}>
+      <main className="container margin-vert--lg">
+        <h1>{title}</h1>
+        <ApiReference doc={doc} />
+      </main>
+    </Layout>
+  );
+}
