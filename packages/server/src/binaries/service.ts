@@ -19,6 +19,7 @@ import { enqueuePurge } from './purge-job';
 import { binaries, binaryParts, binarySignatures } from './schema';
 import { assembledKey, partKey } from './blob-keys';
 import { binaryToWire, type BinaryRow, type SignatureRow } from './wire';
+import { forgetBundleSnapshots } from './manifest';
 
 export const BINARY_SIZE_MAX = 53_687_091_200_000;
 
@@ -136,6 +137,7 @@ export async function deleteBinary(db: Database, actor: Actor, prn: string): Pro
     await enqueuePurge(tx, await storedKeysOf(tx, binary));
     await tx.delete(binaries).where(and(eq(binaries.id, binary.id), eq(binaries.organizationId, actor.organizationId)));
   });
+  forgetBundleSnapshots();
 }
 
 // An artifact version keeps its binaries: deleting it is refused while any remain.

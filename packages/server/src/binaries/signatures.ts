@@ -20,6 +20,7 @@ import { getSigningKey, publicKeyPem } from '../signing-keys/service';
 import { binaries, binarySignatures } from './schema';
 import { lockBinary } from './service';
 import type { SignatureRow } from './wire';
+import { forgetBundleSnapshots } from './manifest';
 
 export const SIGNABLE_STATES = new Set(['signable', 'signed']);
 
@@ -89,4 +90,6 @@ export async function deleteSignature(db: Database, actor: Actor, prn: string): 
       await tx.update(binaries).set({ state: 'signable', updatedAt: sql`now()` }).where(and(eq(binaries.id, binary.id), eq(binaries.state, 'signed')));
     }
   });
+  // Bundles using this binary may no longer be distributable: stop offering them at once here.
+  forgetBundleSnapshots();
 }

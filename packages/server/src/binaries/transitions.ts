@@ -18,6 +18,7 @@ import { binaries, binaryParts, type BinaryState } from './schema';
 import { lockBinary, storedKeysOf } from './service';
 import { clientTransition, invalidTransition, type Transition } from './state-machine';
 import type { BinaryRow } from './wire';
+import { forgetBundleSnapshots } from './manifest';
 
 export interface BinaryChanges {
   state?: BinaryState;
@@ -95,5 +96,7 @@ export async function updateBinary(db: Database, platform: Platform, actor: Acto
     return { row, transition };
   });
   if (updated.transition !== 'noop') platform.jobs.wake();
+  // A binary leaving `signed` (reset, destroy) may make its bundles undistributable.
+  forgetBundleSnapshots();
   return updated.row;
 }
