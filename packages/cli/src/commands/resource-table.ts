@@ -137,8 +137,9 @@ export const RESOURCES: ResourceDef[] = [
     actions: crud({
       command: 'bundles', path: '/bundles', noun: 'bundle', plural: 'bundles', prnType: 'bundle',
       actions: ['create', 'get', 'list', 'update', 'delete'],
-      create: [name('bundle'), list('artifact-version-prns', 'Comma-separated artifact version prns.', { required: true, example: examplePrn('artifact_version') }), description('bundle'), id],
-      update: [name('bundle'), description('bundle')],
+      // Bundles carry a name only (spec 2: name, artifact_versions); their contents never change.
+      create: [name('bundle'), list('artifact-version-prns', 'Comma-separated artifact version prns.', { required: true, example: examplePrn('artifact_version') }), id],
+      update: [name('bundle')],
     }),
   },
   {
@@ -168,7 +169,7 @@ export const RESOURCES: ResourceDef[] = [
             args: [prnArg('bundle override', 'bundle_override')],
             body: [prnField('device-prn', 'device', 'device', true)],
           },
-          { name: 'list', summary: 'List the devices of a bundle override.', method: 'GET', path: '/bundle_overrides/{prn}/devices', args: [prnArg('bundle override', 'bundle_override')], listKey: 'devices' },
+          { name: 'list', summary: 'List the devices of a bundle override.', method: 'GET', path: '/bundle_overrides/{prn}/devices', args: [prnArg('bundle override', 'bundle_override')], listKey: 'bundle_override_devices' },
           {
             name: 'remove',
             summary: 'Remove a device from a bundle override.',
