@@ -4,6 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
+import { isUniqueViolation } from '../db/errors';
 import type { Actor, Role } from '../http/actor';
 import { conflict, invalidField, notFound, unauthenticated } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
@@ -31,14 +32,6 @@ export function userToWire(row: UserRow) {
     ...timestampsOf(row),
   };
 }
-
-function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  const e = error as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
-  const code = e?.code ?? e?.cause?.code;
-  const name = e?.constraint ?? e?.cause?.constraint;
-  return code === '23505' && (constraint === undefined || name === constraint);
-}
-export { isUniqueViolation };
 
 export interface NewOrganization {
   name: string;

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Type } from 'typebox';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 import { conflict } from '../http/errors';
 import type { PrnType } from '../http/prn';
 

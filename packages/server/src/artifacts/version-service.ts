@@ -4,7 +4,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 import type { Actor } from '../http/actor';
 import { checkCustomMetadata } from '../http/custom-metadata';
 import { invalidField, notFound } from '../http/errors';

@@ -4,7 +4,7 @@
  * parts in parts.ts, signatures in signatures.ts.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 import { idFor, insertWithCallerId } from '../artifacts/caller-id';
 import { getArtifactVersion, guardArtifactVersionDelete } from '../artifacts/version-service';
 import type { Database, Executor } from '../db/connection';

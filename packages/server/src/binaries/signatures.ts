@@ -7,7 +7,7 @@
  */
 import { createPublicKey, verify } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 import type { Database, Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound } from '../http/errors';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 import { getDevice } from '../devices/service';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound, parameterError } from '../http/errors';

@@ -18,7 +18,7 @@ import { parseCertificateDer } from '../certificates/pem';
 import type { PeerCertificates } from '../certificates/tls-peer';
 import { findDeviceByIdentifier } from '../devices/identifier-lookup';
 import { resourcePrn } from '../http/prn';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 import type { Platform } from '../platform';
 import { authFailure, type DeviceAuthFailure, type FailureFacts } from './failures';
 import { provisionDevice } from './jitp-provision';

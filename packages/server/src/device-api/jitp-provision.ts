@@ -14,7 +14,7 @@ import type { Actor } from '../http/actor';
 import { ApiError } from '../http/errors';
 import { resourcePrn } from '../http/prn';
 import { findProductByName } from '../products/service';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 
 export type ProvisionResult =
   | { ok: true; device: DeviceRow }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 import { recordEvent } from '../events/service';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound } from '../http/errors';

@@ -4,6 +4,7 @@
  * logged with its stack and answered as a bare 500, so nothing internal reaches a client.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { sqlState } from '../db/errors';
 import { ApiError } from './errors';
 import { validationFailure } from './validation';
 
@@ -17,8 +18,7 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; reason?: str
 
 /** PostgreSQL's own refusals, as a safety net under the services' explicit checks. */
 function fromDatabase(error: unknown): ApiError | null {
-  const e = error as { code?: string; cause?: { code?: string } };
-  const code = e?.code ?? e?.cause?.code;
+  const code = sqlState(error);
   // A row still referenced elsewhere (a delete that a service did not guard): a conflict, not a crash.
   if (code === '23503') return new ApiError(409, [{ code: 'resource_in_use', context: {} }]);
   if (code === '23505') return new ApiError(409, [{ code: 'already_exists', context: {} }]);

@@ -12,7 +12,7 @@ import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
 import type { SearchFields } from '../http/search';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 import { products } from './schema';
 
 export type ProductRow = typeof products.$inferSelect;

@@ -17,6 +17,7 @@ import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { phaseSlots } from './phase';
 import { cohortDeviceCounts, phaseClaims, releases } from './schema';
+import { sqlState } from '../db/errors';
 
 export interface Claim {
   releaseId: string;
@@ -81,8 +82,5 @@ export function claimStatementParts(claim: Claim): { ctes: { name: string; sql: 
 
 /** True when `error` (or what a driver wrapped) is the claim statement's refused slot. */
 export function isSlotRefused(error: unknown): boolean {
-  for (let e = error as { code?: string; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (e.code === SLOT_REFUSED_CODE) return true;
-  }
-  return false;
+  return sqlState(error) === SLOT_REFUSED_CODE;
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';

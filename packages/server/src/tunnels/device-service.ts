@@ -4,7 +4,7 @@
  * is indistinguishable from a missing one.
  */
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { isUniqueViolation } from '../accounts/service';
+import { isUniqueViolation } from '../db/errors';
 import type { Database, Executor } from '../db/connection';
 import type { AuthenticatedDevice } from '../device-routes';
 import { conflict, invalidField, notFound } from '../http/errors';
