@@ -70,7 +70,9 @@ async function main(): Promise<void> {
       CANOPY_WEBHOOK_POLL_MS: '50',
     };
     // One after the other: the first applies migrations and creates the organization.
-    for (let i = 0; i < 2; i++) servers.push(await spawnServer(env, await freePort()));
+    // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles both servers.
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    for (let i = 0; i < 2; i++) servers.push(await spawnServer(env, await freePort(), 120_000, nodeArgs));
     const created = await fetch(`${servers[0].url}/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
