@@ -1,6 +1,27 @@
-import { defineConfig } from 'vitest/config';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Checked after every other file has run (a later group), against the commands they recorded. */
+const COVERAGE_CHECK = 'test/command-coverage.test.ts';
+
+// A fresh directory per run for the record of commands the tests ran (test/support/command-log.ts).
+const commandLog = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cli-commands-'));
 
 // Tests start a real Canopy server (PGlite, ~700 MB each): few forks, generous timeouts.
 export default defineConfig({
-  test: { include: ['test/**/*.test.ts'], pool: 'forks', maxWorkers: 2, testTimeout: 180_000, hookTimeout: 120_000 },
+  test: {
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 180_000,
+    hookTimeout: 120_000,
+    env: { CANOPY_CLI_COMMAND_LOG: commandLog },
+    setupFiles: ['test/support/command-log-setup.ts'],
+    projects: [
+      // Each project names its own files: `extends` concatenates arrays, so a root include would add to both.
+      { extends: true, test: { name: 'commands', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, COVERAGE_CHECK], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'command-coverage', include: [COVERAGE_CHECK], sequence: { groupOrder: 1 } } },
+    ],
+  },
 });

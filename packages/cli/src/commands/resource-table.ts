@@ -42,6 +42,7 @@ export const RESOURCES: ResourceDef[] = [
         id,
       ],
       update: [str('version', 'Version, 1 to 128 characters.'), description('artifact version'), customMetadata],
+      listQuery: [str('artifact-prn', 'Only the versions of this artifact (its prn).')],
     }),
   },
   {
@@ -66,6 +67,7 @@ export const RESOURCES: ResourceDef[] = [
         description('binary'),
         customMetadata,
       ],
+      listQuery: [str('artifact-version-prn', 'Only the binaries of this artifact version (its prn).')],
     }).map((action) =>
       action.name === 'create'
         ? {
@@ -128,7 +130,16 @@ export const RESOURCES: ResourceDef[] = [
         handler: createBinarySignature,
         examples: [`canopy binary-signatures create --binary-prn ${examplePrn('binary')} --signing-key-pair release-2025`],
       },
-      { name: 'delete', summary: 'Remove a signature.', method: 'DELETE', path: '/binary_signatures/{prn}', args: [prnArg('binary signature', 'binary_signature')] },
+      { name: 'get', summary: 'Show one signature.', method: 'GET', path: '/binary_signatures/{prn}', args: [prnArg('binary signature', 'binary_signature')] },
+      {
+        name: 'list',
+        summary: "List signatures; --search \"binary_prn:'...'\" narrows them to one binary.",
+        method: 'GET',
+        path: '/binary_signatures',
+        listKey: 'binary_signatures',
+        examples: [`canopy binary-signatures list --search "binary_prn:'${examplePrn('binary')}'"`],
+      },
+      { name: 'delete', summary: 'Remove a signature; a signed binary left with none is signable again.', method: 'DELETE', path: '/binary_signatures/{prn}', args: [prnArg('binary signature', 'binary_signature')] },
     ],
   },
   {
@@ -223,6 +234,7 @@ export const RESOURCES: ResourceDef[] = [
       command: 'device-certificates', path: '/device_certificates', noun: 'device certificate', plural: 'device_certificates', prnType: 'device_certificate',
       actions: ['create', 'get', 'list', 'delete'],
       create: [prnField('device-prn', 'device', 'device', true), fileBase64('certificate', 'PEM file of the certificate (sent base64).', { required: true, example: 'device.pem' })],
+      listQuery: [str('device-prn', 'Only the certificates of this device (its prn).')],
     }),
   },
   {
