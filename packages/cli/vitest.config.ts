@@ -9,13 +9,14 @@ const COVERAGE_CHECK = 'test/command-coverage.test.ts';
 // A fresh directory per run for the record of commands the tests ran (test/support/command-log.ts).
 const commandLog = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cli-commands-'));
 
-// Tests start a real Canopy server (PGlite, ~700 MB each): few forks, generous timeouts.
+// Tests start a real Canopy server (PGlite, ~700 MB each): few forks, generous timeouts (a
+// server start takes minutes on a loaded shared machine; the timeouts only catch hangs).
 export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 180_000,
-    hookTimeout: 120_000,
+    hookTimeout: 300_000,
     env: { CANOPY_CLI_COMMAND_LOG: commandLog },
     setupFiles: ['test/support/command-log-setup.ts'],
     projects: [

@@ -118,20 +118,3 @@ describe('exit codes', () => {
     expect(noKey.stderr).toContain('no API key');
   });
 });
-
-describe('routes not on the server yet', () => {
-  it('still parse and call the documented path (404 until the route lands, then they just work)', async () => {
-    const cases: [string[], string, string][] = [
-      [['artifacts', 'create', '--name', 'rootfs'], 'POST', '/artifacts'],
-      [['cohorts', 'list', '--limit', '5'], 'GET', '/cohorts'],
-      [['webhooks', 'roll-secret', 'prn:1:o:webhook:w', '--webhook-ttl', '60'], 'POST', '/webhooks/'],
-      [['ca-certificates', 'verification-code'], 'POST', '/ca_certificates/verification_codes'],
-    ];
-    for (const [args, method, route] of cases) {
-      const run = await canopy(args, env);
-      if (run.code === 0) continue; // the route has landed
-      expect(run.code).toBe(1);
-      expect(run.stderr).toContain(`${method} ${route}`);
-    }
-  });
-});
