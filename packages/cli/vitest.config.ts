@@ -7,7 +7,10 @@ import { configDefaults, defineConfig } from 'vitest/config';
 const COVERAGE_CHECK = 'test/command-coverage.test.ts';
 
 // A fresh directory per run for the record of commands the tests ran (test/support/command-log.ts).
-const commandLog = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cli-commands-'));
+// vitest evaluates this file again for each project (`extends: true`), in the same process: the
+// environment variable makes every evaluation of one run agree on one directory.
+process.env.CANOPY_CLI_COMMAND_LOG ??= fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cli-commands-'));
+const commandLog = process.env.CANOPY_CLI_COMMAND_LOG;
 
 // Tests start a real Canopy server (PGlite, ~700 MB each): few forks, generous timeouts (a
 // server start takes minutes on a loaded shared machine; the timeouts only catch hangs).

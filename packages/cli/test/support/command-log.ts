@@ -14,7 +14,9 @@ const logDir = () => process.env.CANOPY_CLI_COMMAND_LOG;
 
 export function recordCommand(commandPath: string): void {
   const dir = logDir();
-  if (dir) fs.appendFileSync(path.join(dir, `ran-${process.pid}.log`), `${commandPath}\n`);
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.appendFileSync(path.join(dir, `ran-${process.pid}.log`), `${commandPath}\n`);
 }
 
 export function markTestFileStarted(testFile: string): void {
