@@ -61,7 +61,12 @@ describe('binary-signatures', () => {
     const file = path.join(temporaryConfigDir(), 'app.bin');
     fs.writeFileSync(file, randomBytes(256 * 1024));
     const localKey = (await ok(['signing-keys', 'create', '--generate', 'sigs-ci'])).signing_key;
-    const created = (await ok(['binaries', 'create', '--content-path', file, '--artifact-version-prn', version.prn, '--target', 'x86_64-unknown-linux-gnu'])).binary;
+    // On a terminal the upload draws a progress bar instead of a line per part.
+    const upload = await canopy(['binaries', 'create', '--content-path', file, '--artifact-version-prn', version.prn, '--target', 'x86_64-unknown-linux-gnu'], env, { terminal: true });
+    expect(upload.code, upload.stderr).toBe(0);
+    expect(upload.stderr).toContain('\r[##############################] 100%  1/1 parts');
+    expect(upload.stderr).not.toMatch(/^part \d+\/\d+ uploaded/m);
+    const created = upload.json.binary;
     expect(created).toMatchObject({ hash: sha256(fs.readFileSync(file)), state: 'signable', signatures: [] });
 
     const byPair = (await ok(['binary-signatures', 'create', '--binary-prn', created.prn, '--signing-key-pair', 'sigs-ci'])).binary_signature;

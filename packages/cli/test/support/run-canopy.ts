@@ -21,12 +21,13 @@ export function commandPath(command: Command): string {
   return names.join(' ');
 }
 
-export async function canopy(args: string[], env: Record<string, string | undefined> = {}): Promise<CanopyRun> {
+/** `terminal`: stderr claims to be a TTY, as when a person runs canopy (progress bars instead of lines). */
+export async function canopy(args: string[], env: Record<string, string | undefined> = {}, { terminal = false } = {}): Promise<CanopyRun> {
   let stdout = '';
   let stderr = '';
   const io = {
     stdout: { write: (s: string) => (stdout += s), isTTY: false },
-    stderr: { write: (s: string) => (stderr += s), isTTY: false },
+    stderr: { write: (s: string) => (stderr += s), isTTY: terminal },
     env,
   };
   const program = buildProgram(createRunContext(io));
