@@ -21,7 +21,7 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 300_000,
     env: { CANOPY_CLI_COMMAND_LOG: commandLog },
-    setupFiles: ['test/support/command-log-setup.ts'],
+    setupFiles: ['test/support/command-log-setup.ts', 'test/support/remove-temporary-dirs.ts'],
     projects: [
       // Each project names its own files: `extends` concatenates arrays, so a root include would add to both.
       { extends: true, test: { name: 'commands', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, COVERAGE_CHECK], sequence: { groupOrder: 0 } } },

@@ -1,14 +1,9 @@
 /** The real Canopy server of the server workspace's test harness, and the CLI environment that points at it. */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { beforeAll } from 'vitest';
 import type { TestServer } from '../../../server/test/support/server';
+import { temporaryConfigDir } from './temporary-dirs';
 export { startTestServer, useTestServer, type TestServer } from '../../../server/test/support/server';
-
-export function temporaryConfigDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cli-test-'));
-}
+export { temporaryConfigDir };
 
 /** The environment that points the CLI at `server` with its API key and a config directory of its own. */
 export function cliEnv(server: TestServer, configDir = temporaryConfigDir()): Record<string, string> {
