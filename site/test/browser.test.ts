@@ -208,6 +208,25 @@ describe('page behaviour', () => {
     await page.close();
   });
 
+  it('highlights shell code blocks (the extra Prism languages load with the first code block)', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/canopy-core/guides/getting-started`);
+    await hydrated(page);
+    const block = page.locator('div[class*="language-sh"]').first();
+    await block.waitFor();
+    // Without the bash grammar every token would be plain text.
+    await expect(block.locator('.token:not(.plain)').count()).resolves.toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it('prefetches the chunks of visible links once the page is idle', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/`);
+    await hydrated(page);
+    await expect.poll(() => page.locator('head link[rel="prefetch"][href*="/assets/js/"]').count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
   it('makes content images zoomable once the page has settled', async () => {
     const page = await fresh();
     await page.goto(`${server.url}/canopy-core/overview`);
