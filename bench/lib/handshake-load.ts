@@ -1,0 +1,91 @@
+/**
+ * New TLS connections per second against a mutual-TLS server: every connection is a full
+ * handshake (the client offers no session to resume) and one request. The client runs in
+ * several worker threads so it is not what caps the figure on a small machine, and the CPU
+ * spent per handshake is measured for the client, the server process and (when given) the
+ * PostgreSQL backends serving it: comparable between runs whatever else the machine is doing.
+ */
+import { Worker } from 'node:worker_threads';
+import { ownCpuMs, processCpuMs, sumCpuMs } from './cpu-time';
+import type { HandshakeWorkerInput, HandshakeWorkerOutput } from './handshake-worker';
+import type { MtlsClient, MtlsLoadResult } from './mtls-load';
+
+export interface HandshakeLoadOptions {
+  url: string;
+  /** What the client trusts (the server's CA). */
+  ca: string;
+  /** Devices taken in turn, one new connection each. */
+  clients: MtlsClient[];
+  seconds: number;
+  /** Connections in flight at once, over all threads. */
+  concurrency: number;
+  /** Client threads. */
+  threads: number;
+  headers?: Record<string, string>;
+  /** The server's pid, and the PostgreSQL backends' pids, whose CPU time is charged per handshake. */
+  serverPid?: number;
+  databasePids?: number[];
+}
+
+export interface HandshakeLoadResult extends MtlsLoadResult {
+  /** CPU milliseconds per completed handshake (null when not measured). */
+  cpuMsPerHandshake: { client: number; server: number | null; database: number | null };
+}
+
+// Worker threads do not inherit tsx's loader: the thread registers it before importing the worker.
+const WORKER_BOOT = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./handshake-worker.ts', import.meta.url).href)}); })`;
+
+function runWorker(input: HandshakeWorkerInput): Promise<HandshakeWorkerOutput> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_BOOT, { eval: true, workerData: input });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => code !== 0 && reject(new Error(`handshake worker exited with ${code}`)));
+  });
+}
+
+export async function handshakeLoad(options: HandshakeLoadOptions): Promise<HandshakeLoadResult> {
+  const threads = Math.max(1, Math.min(options.threads, options.concurrency));
+  const cpuBefore = { client: ownCpuMs(), server: options.serverPid ? processCpuMs(options.serverPid) : 0, database: sumCpuMs(options.databasePids ?? []) };
+  const started = Date.now();
+  const outputs = await Promise.all(
+    Array.from({ length: threads }, (_, t) =>
+      runWorker({
+        url: options.url,
+        ca: options.ca,
+        clients: options.clients.filter((_, i) => i % threads === t),
+        seconds: options.seconds,
+        concurrency: Math.floor(options.concurrency / threads) + (t < options.concurrency % threads ? 1 : 0),
+        headers: options.headers ?? {},
+      }),
+    ),
+  );
+  const elapsedSeconds = (Date.now() - started) / 1000;
+  const latencies = outputs.flatMap((o) => o.latencies).sort((a, b) => a - b);
+  const count = Math.max(latencies.length, 1);
+  const at = (q: number) => (latencies.length === 0 ? 0 : Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1)));
+  return {
+    requestsPerSecond: latencies.length / elapsedSeconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    non2xx: outputs.reduce((n, o) => n + o.non2xx, 0),
+    errors: outputs.reduce((n, o) => n + o.errors, 0),
+    cpuMsPerHandshake: {
+      // Includes starting the threads and making each device's secure context: a small, fixed cost.
+      client: (ownCpuMs() - cpuBefore.client) / count,
+      server: options.serverPid ? (processCpuMs(options.serverPid) - cpuBefore.server) / count : null,
+      database: options.databasePids ? (sumCpuMs(options.databasePids) - cpuBefore.database) / count : null,
+    },
+  };
+}
+
+/** One line: rate, p99, and where the CPU went per handshake. */
+export function formatHandshakes(name: string, result: HandshakeLoadResult): string {
+  const cpu = result.cpuMsPerHandshake;
+  const parts = [`client ${cpu.client.toFixed(2)}`, cpu.server === null ? null : `server ${cpu.server.toFixed(2)}`, cpu.database === null ? null : `PostgreSQL ${cpu.database.toFixed(2)}`];
+  const problems = result.non2xx || result.errors ? `  !! non-2xx ${result.non2xx}, errors ${result.errors}` : '';
+  return (
+    `${name.padEnd(28)} ${result.requestsPerSecond.toFixed(0).padStart(7)} /s     p99 ${String(result.p99).padStart(6)} ms` +
+    `  CPU ms per handshake: ${parts.filter(Boolean).join(', ')}${problems}`
+  );
+}
