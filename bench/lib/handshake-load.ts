@@ -35,31 +35,42 @@ export interface HandshakeLoadResult extends MtlsLoadResult {
 // Worker threads do not inherit tsx's loader: the thread registers it before importing the worker.
 const WORKER_BOOT = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./handshake-worker.ts', import.meta.url).href)}); })`;
 
-function runWorker(input: HandshakeWorkerInput): Promise<HandshakeWorkerOutput> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_BOOT, { eval: true, workerData: input });
-    worker.once('message', resolve);
+interface ClientThread {
+  /** Resolves once the thread has made its secure contexts. */
+  ready: Promise<void>;
+  go(): void;
+  result: Promise<HandshakeWorkerOutput>;
+}
+
+function startThread(input: HandshakeWorkerInput): ClientThread {
+  const worker = new Worker(WORKER_BOOT, { eval: true, workerData: input });
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const result = new Promise<HandshakeWorkerOutput>((resolve, reject) => {
+    worker.on('message', (message: 'ready' | HandshakeWorkerOutput) => (message === 'ready' ? markReady() : resolve(message)));
     worker.once('error', reject);
     worker.once('exit', (code) => code !== 0 && reject(new Error(`handshake worker exited with ${code}`)));
   });
+  return { ready: Promise.race([ready, result.then(() => {})]), go: () => worker.postMessage('go'), result };
 }
 
 export async function handshakeLoad(options: HandshakeLoadOptions): Promise<HandshakeLoadResult> {
   const threads = Math.max(1, Math.min(options.threads, options.concurrency));
+  const clientThreads = Array.from({ length: threads }, (_, t) =>
+    startThread({
+      url: options.url,
+      ca: options.ca,
+      clients: options.clients.filter((_, i) => i % threads === t),
+      seconds: options.seconds,
+      concurrency: Math.floor(options.concurrency / threads) + (t < options.concurrency % threads ? 1 : 0),
+      headers: options.headers ?? {},
+    }),
+  );
+  await Promise.all(clientThreads.map((thread) => thread.ready));
   const cpuBefore = { client: ownCpuMs(), server: options.serverPid ? processCpuMs(options.serverPid) : 0, database: sumCpuMs(options.databasePids ?? []) };
   const started = Date.now();
-  const outputs = await Promise.all(
-    Array.from({ length: threads }, (_, t) =>
-      runWorker({
-        url: options.url,
-        ca: options.ca,
-        clients: options.clients.filter((_, i) => i % threads === t),
-        seconds: options.seconds,
-        concurrency: Math.floor(options.concurrency / threads) + (t < options.concurrency % threads ? 1 : 0),
-        headers: options.headers ?? {},
-      }),
-    ),
-  );
+  for (const thread of clientThreads) thread.go();
+  const outputs = await Promise.all(clientThreads.map((thread) => thread.result));
   const elapsedSeconds = (Date.now() - started) / 1000;
   const latencies = outputs.flatMap((o) => o.latencies).sort((a, b) => a - b);
   const count = Math.max(latencies.length, 1);
@@ -71,7 +82,6 @@ export async function handshakeLoad(options: HandshakeLoadOptions): Promise<Hand
     non2xx: outputs.reduce((n, o) => n + o.non2xx, 0),
     errors: outputs.reduce((n, o) => n + o.errors, 0),
     cpuMsPerHandshake: {
-      // Includes starting the threads and making each device's secure context: a small, fixed cost.
       client: (ownCpuMs() - cpuBefore.client) / count,
       server: options.serverPid ? (processCpuMs(options.serverPid) - cpuBefore.server) / count : null,
       database: options.databasePids ? (sumCpuMs(options.databasePids) - cpuBefore.database) / count : null,

@@ -6,7 +6,7 @@
  * key once, not per connection), so the client spends its CPU on the handshake and little else.
  */
 import tls from 'node:tls';
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 
 export interface HandshakeWorkerInput {
   url: string;
@@ -42,11 +42,16 @@ function once(url: URL, context: tls.SecureContext, request: string): Promise<nu
   });
 }
 
-async function run(input: HandshakeWorkerInput): Promise<HandshakeWorkerOutput> {
+/** Set up, then say `ready` and wait for `go`: the caller starts its CPU clock after every thread's setup. */
+async function run(input: HandshakeWorkerInput, port: MessagePort): Promise<HandshakeWorkerOutput> {
   const url = new URL(input.url);
   const contexts = input.clients.map((client) => tls.createSecureContext({ ca: input.ca, cert: client.certPem, key: client.keyPem }));
   const headerLines = Object.entries({ host: url.host, ...input.headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
   const request = `GET ${url.pathname}${url.search} HTTP/1.1\r\n${headerLines.join('')}\r\n`;
+  await new Promise<void>((resolve) => {
+    port.once('message', () => resolve());
+    port.postMessage('ready');
+  });
   const deadline = Date.now() + input.seconds * 1000;
   const out: HandshakeWorkerOutput = { latencies: [], non2xx: 0, errors: 0 };
   let next = 0;
@@ -68,4 +73,4 @@ async function run(input: HandshakeWorkerInput): Promise<HandshakeWorkerOutput> 
   return out;
 }
 
-if (parentPort) parentPort.postMessage(await run(workerData as HandshakeWorkerInput));
+if (parentPort) parentPort.postMessage(await run(workerData as HandshakeWorkerInput, parentPort));
