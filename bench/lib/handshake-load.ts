@@ -22,6 +22,8 @@ export interface HandshakeLoadOptions {
   /** Client threads. */
   threads: number;
   headers?: Record<string, string>;
+  /** Each client connects exactly once: the first connections of a fleet (nothing known about them yet). */
+  once?: boolean;
   /** The server's pid, and the PostgreSQL backends' pids, whose CPU time is charged per handshake. */
   serverPid?: number;
   databasePids?: number[];
@@ -64,6 +66,7 @@ export async function handshakeLoad(options: HandshakeLoadOptions): Promise<Hand
       seconds: options.seconds,
       concurrency: Math.floor(options.concurrency / threads) + (t < options.concurrency % threads ? 1 : 0),
       headers: options.headers ?? {},
+      once: options.once,
     }),
   );
   await Promise.all(clientThreads.map((thread) => thread.ready));

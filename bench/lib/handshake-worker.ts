@@ -15,6 +15,8 @@ export interface HandshakeWorkerInput {
   seconds: number;
   concurrency: number;
   headers: Record<string, string>;
+  /** Each client connects exactly once (then the run ends early), instead of in turn until `seconds` pass. */
+  once?: boolean;
 }
 
 export interface HandshakeWorkerOutput {
@@ -57,7 +59,7 @@ async function run(input: HandshakeWorkerInput, port: MessagePort): Promise<Hand
   let next = 0;
   await Promise.all(
     Array.from({ length: input.concurrency }, async () => {
-      while (Date.now() < deadline) {
+      while (Date.now() < deadline && !(input.once && next >= contexts.length)) {
         const context = contexts[next++ % contexts.length];
         const t0 = performance.now();
         try {
