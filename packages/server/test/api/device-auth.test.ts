@@ -2,6 +2,7 @@
  * Device authentication over real mutual TLS: certificates made here (root, intermediate,
  * device, expired, self-signed), the device API reached through its HTTPS port.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeExpiredCertificate,
@@ -216,6 +217,38 @@ describe('device authentication', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it('refuses on an open connection\'s next request once its device is archived', async () => {
+    const { device, certificate } = await enrolledDevice('dev-archived-while-connected');
+    const agent = deviceAgent(t, credentials(certificate));
+    try {
+      expect((await deviceRequest(t, '/update', { agent })).status).toBe(200);
+      expect((await t.api('PATCH', `/devices/${device.prn}`, { archived: true })).status).toBe(200);
+      expectRefused(await deviceRequest(t, '/update', { agent }), 'device_is_archived');
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('refuses the next connection once the CA is deleted, by this server or behind its back', async () => {
+    // Each device connects once first, so its verified chain is remembered (verified-chains.ts).
+    const viaApi = await makeRootCa();
+    const viaApiRecord = await registeredCa(t.api, viaApi);
+    const first = await enrolledDevice('dev-ca-deleted-api', viaApi);
+    expect((await deviceRequest(t, '/update', { credentials: credentials(first.certificate) })).status).toBe(200);
+    expect((await t.api('DELETE', `/ca_certificates/${viaApiRecord.prn}`)).status).toBe(204);
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(first.certificate) }), 'unknown_ca');
+
+    // Deleted in the database directly, as another server process would: this process's memory
+    // of the chain must not keep the device in.
+    const behindBack = await makeRootCa();
+    const behindBackRecord = await registeredCa(t.api, behindBack);
+    const second = await enrolledDevice('dev-ca-deleted-elsewhere', behindBack);
+    expect((await deviceRequest(t, '/update', { credentials: credentials(second.certificate) })).status).toBe(200);
+    const caId = behindBackRecord.prn.split(':').at(-1);
+    await t.server.platform.db.execute(sql`delete from ca_certificates where id = ${caId}`);
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(second.certificate) }), 'unknown_ca');
   });
 
   it('answers 400 for malformed headers and expand values', async () => {
