@@ -14,7 +14,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startCanopy } from './lib/canopy';
 import { makeDeviceCa, makeDevices, makeServerIdentity, makeVerificationCertificate, type BenchDevice } from './lib/device-certificates';
-import { loadAverage, postgresBackendPids } from './lib/cpu-time';
+import { loadAverage } from './lib/cpu-time';
 import { formatHandshakes, handshakeLoad } from './lib/handshake-load';
 import { formatRatio } from './lib/load';
 import { mtlsLoad, type MtlsClient, type MtlsLoadResult } from './lib/mtls-load';
@@ -127,9 +127,7 @@ await withDatabase(async (databaseUrl) => {
     const headers = { 'canopy-release-version': '1.0.0' };
     await mtlsLoad({ url, ca: serverCa, clients, seconds: 2, headers }); // warm-up
     const update = SKIP_KEEPALIVE ? null : await mtlsLoad({ url, ca: serverCa, clients, seconds: SECONDS, headers });
-    // Taken after the keep-alive load has opened the server's whole pool.
-    const databasePids = await postgresBackendPids(databaseUrl);
-    const measured = { url, ca: serverCa, headers, serverPid: canopy.child.process.pid, databasePids };
+    const measured = { url, ca: serverCa, headers, serverPid: canopy.child.process.pid, databaseUrl };
     // Each device's first connection since the server started (its chain not yet known), then
     // the devices reconnecting in turn: the figure the target is about.
     const firstContacts = await handshakeLoad({ ...handshakeOptions, ...measured, once: true });

@@ -27,7 +27,7 @@ export function ownCpuMs(): number {
 }
 
 /** The PostgreSQL backends serving `databaseUrl` right now (the server's pool), by pid. */
-export async function postgresBackendPids(databaseUrl: string): Promise<number[]> {
+async function postgresBackendPids(databaseUrl: string): Promise<number[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -38,6 +38,21 @@ export async function postgresBackendPids(databaseUrl: string): Promise<number[]
   }
 }
 
-export const sumCpuMs = (pids: number[]) => pids.reduce((total, pid) => total + processCpuMs(pid), 0);
+/**
+ * CPU of the backends serving a database between `start()` and `stop()`. The server's pool opens
+ * and closes backends as it goes: one opened meanwhile counts in full, one closed meanwhile is
+ * lost (it cannot be read any more), so the figure errs low, never below zero.
+ */
+export async function databaseCpuClock(databaseUrl: string): Promise<{ stop(): Promise<number> }> {
+  const before = new Map((await postgresBackendPids(databaseUrl)).map((pid) => [pid, processCpuMs(pid)]));
+  return {
+    async stop() {
+      const pids = new Set([...before.keys(), ...(await postgresBackendPids(databaseUrl))]);
+      let total = 0;
+      for (const pid of pids) total += Math.max(0, processCpuMs(pid) - (before.get(pid) ?? 0));
+      return total;
+    },
+  };
+}
 
 export const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');

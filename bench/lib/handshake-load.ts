@@ -6,7 +6,7 @@
  * PostgreSQL backends serving it: comparable between runs whatever else the machine is doing.
  */
 import { Worker } from 'node:worker_threads';
-import { ownCpuMs, processCpuMs, sumCpuMs } from './cpu-time';
+import { databaseCpuClock, ownCpuMs, processCpuMs } from './cpu-time';
 import type { HandshakeWorkerInput, HandshakeWorkerOutput } from './handshake-worker';
 import type { MtlsClient, MtlsLoadResult } from './mtls-load';
 
@@ -24,9 +24,9 @@ export interface HandshakeLoadOptions {
   headers?: Record<string, string>;
   /** Each client connects exactly once: the first connections of a fleet (nothing known about them yet). */
   once?: boolean;
-  /** The server's pid, and the PostgreSQL backends' pids, whose CPU time is charged per handshake. */
+  /** The server's pid, and the database whose PostgreSQL backends serve it: their CPU time is charged per handshake. */
   serverPid?: number;
-  databasePids?: number[];
+  databaseUrl?: string;
 }
 
 export interface HandshakeLoadResult extends MtlsLoadResult {
@@ -70,11 +70,13 @@ export async function handshakeLoad(options: HandshakeLoadOptions): Promise<Hand
     }),
   );
   await Promise.all(clientThreads.map((thread) => thread.ready));
-  const cpuBefore = { client: ownCpuMs(), server: options.serverPid ? processCpuMs(options.serverPid) : 0, database: sumCpuMs(options.databasePids ?? []) };
+  const databaseClock = options.databaseUrl ? await databaseCpuClock(options.databaseUrl) : null;
+  const cpuBefore = { client: ownCpuMs(), server: options.serverPid ? processCpuMs(options.serverPid) : 0 };
   const started = Date.now();
   for (const thread of clientThreads) thread.go();
   const outputs = await Promise.all(clientThreads.map((thread) => thread.result));
   const elapsedSeconds = (Date.now() - started) / 1000;
+  const cpuAfter = { client: ownCpuMs(), server: options.serverPid ? processCpuMs(options.serverPid) : 0, database: databaseClock ? await databaseClock.stop() : null };
   const latencies = outputs.flatMap((o) => o.latencies).sort((a, b) => a - b);
   const count = Math.max(latencies.length, 1);
   const at = (q: number) => (latencies.length === 0 ? 0 : Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1)));
@@ -85,9 +87,9 @@ export async function handshakeLoad(options: HandshakeLoadOptions): Promise<Hand
     non2xx: outputs.reduce((n, o) => n + o.non2xx, 0),
     errors: outputs.reduce((n, o) => n + o.errors, 0),
     cpuMsPerHandshake: {
-      client: (ownCpuMs() - cpuBefore.client) / count,
-      server: options.serverPid ? (processCpuMs(options.serverPid) - cpuBefore.server) / count : null,
-      database: options.databasePids ? (sumCpuMs(options.databasePids) - cpuBefore.database) / count : null,
+      client: (cpuAfter.client - cpuBefore.client) / count,
+      server: options.serverPid ? (cpuAfter.server - cpuBefore.server) / count : null,
+      database: cpuAfter.database === null ? null : cpuAfter.database / count,
     },
   };
 }
