@@ -98,10 +98,13 @@ describe('device authentication', () => {
 
     expectRefused(await deviceRequest(t, '/update', { credentials: credentials(await makeSelfSignedLeaf('dev-self')) }), 'self_signed');
 
-    const expiredCa = await makeRootCa({ notBefore: new Date(Date.now() - 3 * 86_400_000), notAfter: new Date(Date.now() + 2_000) });
+    // Registered while still valid (registration refuses an expired CA), then left to expire: the
+    // margin is wide because a busy machine can take seconds to register it.
+    const caExpiresAt = Date.now() + 10_000;
+    const expiredCa = await makeRootCa({ notBefore: new Date(Date.now() - 3 * 86_400_000), notAfter: new Date(caExpiresAt) });
     await registeredCa(t.api, expiredCa);
     const underExpired = await makeLeafCertificate(expiredCa, 'dev-under-expired-ca', { notBefore: new Date(Date.now() - 86_400_000) });
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, caExpiresAt - Date.now()) + 1_000));
     expectRefused(await deviceRequest(t, '/update', { credentials: credentials(underExpired) }), 'expired');
 
     const device = await createDevice(t.api, productPrn, 'dev-expired-cert');
