@@ -13,7 +13,7 @@ import { searchCondition, type SearchFields } from './search';
 
 export type OwnedTable = PgTable & { id: PgColumn; organizationId: PgColumn; insertedAt: PgColumn };
 
-interface Prepared {
+export interface Prepared {
   execute(values: Record<string, unknown>): Promise<unknown[]>;
 }
 
@@ -23,7 +23,7 @@ interface Prepared {
  */
 const preparedQueries = new WeakMap<object, Map<string, Prepared>>();
 
-function prepared(db: Executor, name: string, build: () => { prepare(name: string): unknown }): Prepared {
+export function prepared(db: Executor, name: string, build: () => { prepare(name: string): unknown }): Prepared {
   let byName = preparedQueries.get(db);
   if (!byName) {
     byName = new Map();
