@@ -1,13 +1,17 @@
 // Docs-site benchmark: build time of the whole site, and the JavaScript a browser must load
 // for /canopy-core/overview, each beside the stock Docusaurus classic template built in the
-// same run with the same Docusaurus version. Run: `npm run bench:site` (Debian chromium needed).
-// Set BENCH_SKIP_BUILD=1 to measure existing builds only.
+// same run with the same Docusaurus version; then the Lighthouse performance score of `/` as the
+// platform serves it (`npm start`'s site server), median of three runs. Run: `npm run bench:site`
+// (Debian chromium needed). Set BENCH_SKIP_BUILD=1 to measure existing builds only.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { createSiteServer } from '../packages/server/src/site/static-site';
+import { medianLighthouse, type LighthouseRun } from './lib/lighthouse';
 import { launchChromium } from '../site/test/helpers/browser';
 import { startStaticServer } from '../site/test/helpers/staticServer';
 
@@ -17,6 +21,8 @@ const siteDir = path.join(repoDir, 'site');
 const stockDir = path.join(repoDir, 'bench/.stock-site');
 const DOCUSAURUS_VERSION = '3.10.2';
 const TARGET_RATIO = 1.2;
+const TARGET_LIGHTHOUSE = 95;
+const LIGHTHOUSE_RUNS = 3;
 
 function prepareStock(): void {
   if (fs.existsSync(path.join(stockDir, 'docusaurus.config.js'))) return;
@@ -62,6 +68,17 @@ async function firstLoadJs(buildDir: string, route: string): Promise<{ files: nu
   return { files: scripts.size, raw, gzip };
 }
 
+/** Lighthouse on the home page, served by the same server `npm start` runs for the docs. */
+async function homeLighthouse(buildDir: string): Promise<Awaited<ReturnType<typeof medianLighthouse>>> {
+  const server = createSiteServer(buildDir);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await medianLighthouse(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, LIGHTHOUSE_RUNS);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 // A function, not top-level await: the root package compiles .ts files as CommonJS.
@@ -73,13 +90,22 @@ async function main(): Promise<void> {
   const ours = await firstLoadJs(path.join(siteDir, 'build'), '/canopy-core/overview');
   const stock = await firstLoadJs(path.join(stockDir, 'build'), '/docs/intro');
   const ratio = ours.gzip / stock.gzip;
+  const lighthouse = await homeLighthouse(path.join(siteDir, 'build'));
+  const stockLighthouse = await homeLighthouse(path.join(stockDir, 'build'));
 
   console.log('| measure | Canopy site | stock classic template | ratio |');
   console.log('| --- | --- | --- | --- |');
-  console.log(`| build time | ${siteSeconds.toFixed(1)} s (${JSON.parse(fs.readFileSync(path.join(siteDir, 'routes.json'), 'utf8')).routes.length} routes) | ${stockSeconds.toFixed(1)} s | ${(siteSeconds / stockSeconds).toFixed(2)}x |`);
+  const routes = JSON.parse(fs.readFileSync(path.join(siteDir, 'routes.json'), 'utf8')).routes.length;
+  if (skipBuild) console.log(`| build time | not measured (BENCH_SKIP_BUILD=1; ${routes} routes) | | |`);
+  else console.log(`| build time | ${siteSeconds.toFixed(1)} s (${routes} routes) | ${stockSeconds.toFixed(1)} s | ${(siteSeconds / stockSeconds).toFixed(2)}x |`);
   console.log(`| first-load JS, gzip | ${kb(ours.gzip)} (${ours.files} files) | ${kb(stock.gzip)} (${stock.files} files) | ${ratio.toFixed(2)}x |`);
   console.log(`| first-load JS, raw | ${kb(ours.raw)} | ${kb(stock.raw)} | ${(ours.raw / stock.raw).toFixed(2)}x |`);
-  console.log(`\nfirst-load JS target: at most ${TARGET_RATIO}x the stock template: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`);
+  console.log(`| Lighthouse performance of /, median of ${LIGHTHOUSE_RUNS} | ${lighthouse.median.performance} (runs: ${lighthouse.scores.join(', ')}) | ${stockLighthouse.median.performance} (runs: ${stockLighthouse.scores.join(', ')}) | |`);
+  const metrics = (run: LighthouseRun) => Object.entries(run.metrics).map(([k, v]) => `${k} ${v}`).join(', ');
+  console.log(`\nLighthouse metrics of the median run: Canopy site: ${metrics(lighthouse.median)}; stock: ${metrics(stockLighthouse.median)}`);
+  console.log(`load average while measuring: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`first-load JS target: at most ${TARGET_RATIO}x the stock template: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`);
+  console.log(`Lighthouse target: at least ${TARGET_LIGHTHOUSE} on /: ${lighthouse.median.performance >= TARGET_LIGHTHOUSE ? 'met' : 'NOT met'}`);
 }
 
 main().catch((error: unknown) => {

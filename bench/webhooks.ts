@@ -30,6 +30,12 @@ const STEADY_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONCURRENCY = 64; // per server process
 const API_KEY = 'cnpy_bench_webhooks_0123456789abcdef0123456789';
 
+/** CPU time (user + system) a process has used so far, in ms: what a loaded machine cannot distort. */
+function cpuMs(pid: number | undefined): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -70,7 +76,9 @@ async function main(): Promise<void> {
       CANOPY_WEBHOOK_POLL_MS: '50',
     };
     // One after the other: the first applies migrations and creates the organization.
-    for (let i = 0; i < 2; i++) servers.push(await spawnServer(env, await freePort()));
+    // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles both servers.
+    const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    for (let i = 0; i < 2; i++) servers.push(await spawnServer(env, await freePort(), 120_000, nodeArgs));
     const created = await fetch(`${servers[0].url}/webhooks`, {
       method: 'POST',
       headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
@@ -86,6 +94,8 @@ async function main(): Promise<void> {
 
     // Throughput: commit every event (ten writers at once, so committing outpaces delivering), then
     // time from the first commit until the last delivery succeeded.
+    const serversCpu = () => servers.reduce((sum, server) => sum + cpuMs(server.child.pid), 0);
+    const bulkCpuStart = serversCpu();
     const bulkStart = performance.now();
     const WRITERS = 10;
     await Promise.all(
@@ -98,6 +108,7 @@ async function main(): Promise<void> {
     const committed = performance.now();
     await waitFor(async () => (await succeeded()).rows[0].n >= BULK_EVENTS, 'bulk delivery', 600_000);
     const bulkSeconds = (performance.now() - bulkStart) / 1000;
+    const cpuPerDelivery = (serversCpu() - bulkCpuStart) / BULK_EVENTS;
 
     // Latency: one event per transaction at a steady rate; commit time taken when commit returns.
     const commitTimes = new Map<string, number>();
@@ -123,6 +134,7 @@ async function main(): Promise<void> {
     console.log(`webhook delivery, 2 server processes x ${CONCURRENCY} in flight, PostgreSQL, ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}`);
     console.log(`  baseline: bare HTTPS POSTs to the receiver          ${baseline.toFixed(0)} req/s`);
     console.log(`  throughput: ${BULK_EVENTS} events committed in ${((committed - bulkStart) / 1000).toFixed(1)} s, delivered at ${(BULK_EVENTS / bulkSeconds).toFixed(0)} deliveries/s`);
+    console.log(`  server CPU per delivery (both processes, user + system): ${cpuPerDelivery.toFixed(2)} ms`);
     console.log(`  commit -> first attempt at ${STEADY_RATE} events/s (${latencies.length} events): p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, max ${latencies[latencies.length - 1].toFixed(0)} ms`);
     const resent = (await db.execute(sql`select count(*)::int as n from webhook_attempts a
       join webhook_attempts s on s.delivery_id = a.delivery_id and s.error is null and s.attempt < a.attempt`)) as unknown as { rows: { n: number }[] };

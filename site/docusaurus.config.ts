@@ -18,6 +18,9 @@ const config: Config = {
   onBrokenLinks: 'throw',
   onBrokenAnchors: 'throw',
   onDuplicateRoutes: 'throw',
+  // The banner's check is an extra inline script on every page, for a misconfiguration that
+  // the build tests would catch (every route is loaded in a browser).
+  baseUrlIssueBanner: false,
   favicon: 'img/favicon.svg',
   i18n: { defaultLocale: 'en', locales: ['en'] },
   // .md files are plain CommonMark (braces and angle brackets are text); .mdx files may use JSX.
@@ -41,6 +44,7 @@ const config: Config = {
     './src/clientModules/progressBar.ts',
     './src/clientModules/imageZoom.ts',
     './src/clientModules/analytics.ts',
+    './src/clientModules/idlePrefetch.ts',
   ],
   presets: [
     [
@@ -59,7 +63,11 @@ const config: Config = {
       } satisfies Preset.Options,
     ],
   ],
-  plugins: ['./src/plugins/progressBarShim.ts', ['./src/plugins/announcementReset.ts', { id: announcementId }]],
+  plugins: [
+    './src/plugins/progressBarShim.ts',
+    './src/plugins/prismOnDemand.ts',
+    ['./src/plugins/announcementReset.ts', { id: announcementId }],
+  ],
   themes: [
     [
       '@easyops-cn/docusaurus-search-local',

@@ -1,8 +1,8 @@
 /**
  * Load over mutual TLS, which autocannon cannot do with a different client certificate per
  * connection: N keep-alive connections, each a device with its own certificate, each sending
- * requests back to back for a fixed time; and a handshake test opening a new connection per
- * request. Latencies in milliseconds, percentiles over every request.
+ * requests back to back for a fixed time (new connections per second: handshake-load.ts).
+ * Latencies in milliseconds, percentiles over every request.
  */
 import https from 'node:https';
 
@@ -71,33 +71,6 @@ export async function mtlsLoad(options: MtlsLoadOptions): Promise<MtlsLoadResult
         }
       } finally {
         agent.destroy();
-      }
-    }),
-  );
-  return summarize(latencies, (Date.now() - started) / 1000, non2xx, errors);
-}
-
-/** A new TLS connection (full handshake) per request, `concurrency` at a time, rotating clients. */
-export async function handshakeLoad(options: MtlsLoadOptions & { concurrency: number }): Promise<MtlsLoadResult> {
-  const url = new URL(options.url);
-  const deadline = Date.now() + options.seconds * 1000;
-  const latencies: number[] = [];
-  let non2xx = 0;
-  let errors = 0;
-  let next = 0;
-  const started = Date.now();
-  await Promise.all(
-    Array.from({ length: options.concurrency }, async () => {
-      while (Date.now() < deadline) {
-        const client = options.clients[next++ % options.clients.length];
-        const t0 = performance.now();
-        try {
-          const status = await get(url, { agent: false, ca: options.ca, cert: client.certPem, key: client.keyPem, headers: { connection: 'close' } });
-          latencies.push(performance.now() - t0);
-          if (status < 200 || status >= 300) non2xx += 1;
-        } catch {
-          errors += 1;
-        }
       }
     }),
   );

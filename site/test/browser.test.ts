@@ -19,6 +19,12 @@ async function fresh(viewport = { width: 1280, height: 900 }): Promise<Page> {
   return page;
 }
 
+/** Waits until the page is idle and React has hydrated it (Docusaurus then marks <html>). */
+async function hydrated(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
+}
+
 beforeAll(async () => {
   server = await startStaticServer(buildDir);
   browser = await launchChromium();
@@ -51,8 +57,9 @@ describe('routes', () => {
     const page = await fresh();
     for (const route of ['/', '/overview', '/canopy-core/tools/admin-api', '/solutions/nxp/imx8mp', '/hardware/nxp/imx8mp/solution-overview', '/canopy-core/tools/canopy-cli/artifacts/create']) {
       await page.goto(server.url + route);
-      await page.waitForLoadState('networkidle');
-      expect(await page.title()).toMatch(/^.+ \| Canopy Docs$/);
+      await hydrated(page);
+      // The head manager applies the page's title just after hydration.
+      await expect.poll(() => page.title()).toMatch(/^.+ \| Canopy Docs$/);
     }
     await page.close();
   });
@@ -75,7 +82,7 @@ describe('announcement bar', () => {
     await bar.getByRole('button', { name: 'Close' }).click();
     await bar.waitFor({ state: 'hidden' });
     await page.reload();
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
     expect(await bar.isVisible()).toBe(false);
     // A stored id that differs from the configured one is what a new announcement looks like.
     await page.evaluate(() => localStorage.setItem('docusaurus.announcement.id', 'an-older-announcement'));
@@ -91,7 +98,7 @@ describe('colour mode', () => {
     await page.goto(`${server.url}/overview`);
     await page.evaluate(() => localStorage.setItem('theme', 'dark'));
     await page.reload();
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
     expect(await page.getAttribute('html', 'data-theme')).toBe('light');
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBeNull();
     await page.close();
@@ -106,7 +113,7 @@ describe('search', () => {
     it(`opens with ${name}, finds a known page, and closes with Escape`, async () => {
       const page = await fresh();
       await page.goto(`${server.url}/overview`);
-      await page.waitForLoadState('networkidle');
+      await hydrated(page);
       await press(page);
       const dialog = page.getByRole('dialog', { name: 'Search docs' });
       await dialog.waitFor({ state: 'visible' });
@@ -122,7 +129,7 @@ describe('search', () => {
   it('answers in ask mode with quoted passages, and Escape leaves ask mode before closing', async () => {
     const page = await fresh();
     await page.goto(`${server.url}/overview`);
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
     await page.keyboard.press('Control+k');
     const dialog = page.getByRole('dialog', { name: 'Search docs' });
     await dialog.getByRole('button', { name: 'Ask a question' }).click();
@@ -146,6 +153,18 @@ describe('search', () => {
     await page.close();
   });
 
+  it('says it could not fetch results when the index does not load', async () => {
+    // A context of its own, so the failing index does not leak into the other tests.
+    const offline = await browser.newContext();
+    offline.on('request', (req) => requested.push(req.url()));
+    await offline.route(/search-index.*\.json/, (route) => route.abort());
+    const page = await offline.newPage();
+    await page.goto(`${server.url}/search?q=webhooks`);
+    await page.getByText('Unable to fetch results').waitFor();
+    await expect(page.getByText('You might want to check your network connection.').isVisible()).resolves.toBe(true);
+    await offline.close();
+  });
+
   it('lists results on /search?q=', async () => {
     const page = await fresh();
     await page.goto(`${server.url}/search?q=tunnels`);
@@ -158,7 +177,7 @@ describe('mobile layout', () => {
   it('opens the sidebar from the hamburger at 800px and closes it on navigation', async () => {
     const page = await fresh({ width: 800, height: 900 });
     await page.goto(`${server.url}/canopy-core/guides/getting-started`);
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
     await page.getByRole('button', { name: /toggle navigation bar/i }).click();
     const sidebar = page.locator('.navbar-sidebar');
     await sidebar.waitFor({ state: 'visible' });
@@ -173,13 +192,13 @@ describe('page behaviour', () => {
   it('hides the navbar on scroll down and lists headings of levels 2 and 3 in the TOC', async () => {
     const page = await fresh();
     await page.goto(`${server.url}/avocado-os/tools/avocado-cli/commands/build`);
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
     const toc = page.locator('.table-of-contents').last();
     await expect(toc.locator('a[href="#options"]').count()).resolves.toBe(1);
     await expect(toc.locator('a[href="#common-options"]').count()).resolves.toBe(1);
     // A long page, so there is room to scroll down.
     await page.goto(`${server.url}/canopy-core/tools/admin-api`);
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
     const navbar = page.locator('nav.navbar');
     await page.mouse.move(600, 500);
     await page.mouse.wheel(0, 600);
@@ -189,12 +208,31 @@ describe('page behaviour', () => {
     await page.close();
   });
 
+  it('highlights shell code blocks (the extra Prism languages load with the first code block)', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/canopy-core/guides/getting-started`);
+    await hydrated(page);
+    const block = page.locator('div[class*="language-sh"]').first();
+    await block.waitFor();
+    // Without the bash grammar every token would be plain text.
+    await expect(block.locator('.token:not(.plain)').count()).resolves.toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it('prefetches the chunks of visible links once the page is idle', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/`);
+    await hydrated(page);
+    await expect.poll(() => page.locator('head link[rel="prefetch"][href*="/assets/js/"]').count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
   it('makes content images zoomable once the page has settled', async () => {
     const page = await fresh();
     await page.goto(`${server.url}/canopy-core/overview`);
-    const image = page.locator('.markdown img').first();
-    await image.waitFor();
-    await page.waitForTimeout(1300);
+    // medium-zoom marks the images it attached to; the library is fetched only for such pages.
+    const image = page.locator('.markdown img.medium-zoom-image').first();
+    await image.waitFor({ timeout: 10_000 });
     await image.click();
     await page.locator('.medium-zoom-image--opened').waitFor();
     await page.close();
@@ -209,7 +247,7 @@ describe('page behaviour', () => {
       await route.continue();
     });
     await page.goto(`${server.url}/overview`);
-    await page.waitForLoadState('networkidle');
+    await hydrated(page);
     slow = true;
     // Navigate in-app to a page nothing on /overview links to, so its chunks are not prefetched.
     await page.keyboard.press('Control+k');
@@ -218,6 +256,52 @@ describe('page behaviour', () => {
     await page.keyboard.press('Enter');
     await page.locator('.canopy-progress').waitFor({ state: 'attached', timeout: 5000 });
     await page.waitForURL((url) => url.pathname !== '/overview');
+    await page.close();
+  });
+});
+
+describe('crash page', () => {
+  it('replaces a page that throws while rendering with "Page Error", the error and Try again, which recovers', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/overview`);
+    await hydrated(page);
+    // Fault injection in the browser only, so nothing test-specific ships in the site: while the
+    // flag is set, creating a <table> throws inside React's render of the next page, the way a
+    // component bug would. The support matrix is a table.
+    await page.evaluate(() => {
+      const w = window as unknown as { failTables: boolean };
+      const create = Document.prototype.createElement;
+      w.failTables = true;
+      Document.prototype.createElement = function (this: Document, tag: string, options?: ElementCreationOptions) {
+        if (w.failTables && tag.toLowerCase() === 'table') throw new Error('Simulated render failure');
+        return create.call(this, tag, options);
+      } as typeof create;
+    });
+    await page.locator('footer a[href="/hardware/support-matrix"]').click();
+    await page.getByRole('heading', { name: 'This page crashed.' }).waitFor();
+    await expect.poll(() => page.title()).toBe('Page Error');
+    await expect(page.getByText('Simulated render failure').isVisible()).resolves.toBe(true);
+    await expect(page.locator('nav.navbar').isVisible()).resolves.toBe(true);
+
+    await page.evaluate(() => {
+      (window as unknown as { failTables: boolean }).failTables = false;
+    });
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('.markdown table').first().waitFor();
+    await expect(page.getByRole('heading', { name: 'This page crashed.' }).count()).resolves.toBe(0);
+    await expect.poll(() => page.title()).toMatch(/ \| Canopy Docs$/);
+    await page.close();
+  });
+
+  it('reloads the page fully when a route chunk fails to load', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/overview`);
+    await hydrated(page);
+    // From here on every script request fails, like chunks removed by a new deployment.
+    await page.route('**/assets/js/**', (route) => route.abort());
+    const reload = page.waitForRequest((req) => req.isNavigationRequest() && new URL(req.url()).pathname === '/policies');
+    await page.locator('footer a[href="/policies"]').click();
+    await reload;
     await page.close();
   });
 });

@@ -20,8 +20,12 @@ export function describeApiError(error: CanopyApiError): string {
   return `error: ${error.method} ${error.path} answered ${error.status}\n${entries}\n`;
 }
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const program = buildProgram(createRunContext(io));
+export function runCli(argv: string[], io: CliIo): Promise<number> {
+  return runProgram(buildProgram(createRunContext(io)), argv, io);
+}
+
+/** Runs an already built program (tests build it themselves to watch which command ran). */
+export async function runProgram(program: Command, argv: string[], io: CliIo): Promise<number> {
   applyOutput(program, io);
   try {
     await program.parseAsync(argv, { from: 'user' });

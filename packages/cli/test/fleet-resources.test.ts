@@ -3,17 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateSigningKeyPair } from '@canopy/sdk';
 import { describe, expect, it } from 'vitest';
-import { canopy } from './support/run-canopy';
+import { canopy, canopyOk } from './support/run-canopy';
 import { useCliEnv, useTestServer } from './support/server';
 
 const server = useTestServer();
 const env = useCliEnv(server);
 
-async function ok(args: string[]) {
-  const run = await canopy(args, env);
-  expect(run.code, `canopy ${args.join(' ')}\n${run.stderr}`).toBe(0);
-  return run.json;
-}
+const ok = canopyOk(env);
 
 describe('artifacts and artifact versions', () => {
   it('create, get, list, update, delete', async () => {

@@ -1,22 +1,13 @@
 /** --help works on every command, shows an example, and exits 0; the exported command tree matches the program. */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { commandTree } from '../src/command-tree';
-import { buildProgram } from '../src/program';
-import { createRunContext } from '../src/run-context';
+import { commandPaths, program } from './support/command-paths';
 import { canopy } from './support/run-canopy';
 
-const io = { stdout: { write: () => true }, stderr: { write: () => true }, env: {} };
-const program = buildProgram(createRunContext(io));
-
-function paths(command: Command, prefix: string[] = []): string[][] {
-  return command.commands.flatMap((sub) => [[...prefix, sub.name()], ...paths(sub, [...prefix, sub.name()])]);
-}
-
 describe('help', () => {
-  it.each(paths(program).map((p) => [p.join(' '), p]))('canopy %s --help', async (_, commandPath) => {
+  it.each(commandPaths.map((p) => [p.words.join(' '), p.words]))('canopy %s --help', async (_, commandPath) => {
     const run = await canopy([...(commandPath as string[]), '--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: canopy');
@@ -24,7 +15,7 @@ describe('help', () => {
   });
 
   it('covers every resource action of the spec list', () => {
-    const all = new Set(paths(program).map((p) => p.join(' ')));
+    const all = new Set(commandPaths.map((p) => p.words.join(' ')));
     const expected = [
       ...['artifacts', 'artifact-versions', 'binaries', 'bundles', 'bundle-overrides', 'releases', 'signing-keys', 'webhooks'].flatMap((r) => ['create', 'get', 'list', 'update', 'delete'].map((a) => `${r} ${a}`)),
       ...['cohorts', 'products', 'tunnels'].flatMap((r) => ['create', 'get', 'list', 'update'].map((a) => `${r} ${a}`)),

@@ -1,30 +1,17 @@
 /** Bundles, releases, bundle overrides, webhooks, tunnels and the device/CA helpers through the CLI against a real server. */
 import { describe, expect, it } from 'vitest';
-import { canopy } from './support/run-canopy';
+import { canopy, canopyOk } from './support/run-canopy';
+import { fleetFixtures, prns } from './support/fixtures';
 import { useCliEnv, useTestServer } from './support/server';
 
 const server = useTestServer();
 const env = useCliEnv(server);
 
-async function ok(args: string[]) {
-  const run = await canopy(args, env);
-  expect(run.code, `canopy ${args.join(' ')}\n${run.stderr}`).toBe(0);
-  return run.json;
-}
+const ok = canopyOk(env);
 
-const prns = (items: { prn: string }[]) => items.map((item) => item.prn);
 /** The server lists a bundle override's devices as bundle_override_devices rows carrying device_prn. */
 const overrideDevices = (answer: { bundle_override_devices: { device_prn: string }[] }) => answer.bundle_override_devices.map((row) => row.device_prn);
-
-/** A product, a cohort in it, a device in the cohort and an artifact version: the fixtures every test builds on. */
-async function fixtures(tag: string) {
-  const product = (await ok(['products', 'create', '--name', `product-${tag}`])).product;
-  const cohort = (await ok(['cohorts', 'create', '--name', `cohort-${tag}`, '--product-prn', product.prn])).cohort;
-  const device = (await ok(['devices', 'create', '--identifier', `dev-${tag}`, '--product-prn', product.prn, '--cohort-prn', cohort.prn])).device;
-  const artifact = (await ok(['artifacts', 'create', '--name', `artifact-${tag}`])).artifact;
-  const version = (await ok(['artifact-versions', 'create', '--artifact-prn', artifact.prn, '--version', '1.0.0'])).artifact_version;
-  return { product, cohort, device, artifact, version };
-}
+const fixtures = (tag: string) => fleetFixtures(ok, tag);
 
 describe('bundles and releases', () => {
   it('create, get, list, update, delete', async () => {

@@ -1,7 +1,6 @@
 /**
  * Every admin resource action of the canopy CLI (spec 1 section 2 and section 7), as data.
- * Routes that are not on the server yet are listed all the same: the command parses and calls
- * the documented path, and starts working the moment the route lands.
+ * test/command-coverage.test.ts fails for any action here that no test runs against a real server.
  */
 import type { ResourceDef } from './action';
 import { crud, examplePrn, prnArg } from './crud';
@@ -42,6 +41,7 @@ export const RESOURCES: ResourceDef[] = [
         id,
       ],
       update: [str('version', 'Version, 1 to 128 characters.'), description('artifact version'), customMetadata],
+      listQuery: [str('artifact-prn', 'Only the versions of this artifact (its prn).')],
     }),
   },
   {
@@ -66,6 +66,7 @@ export const RESOURCES: ResourceDef[] = [
         description('binary'),
         customMetadata,
       ],
+      listQuery: [str('artifact-version-prn', 'Only the binaries of this artifact version (its prn).')],
     }).map((action) =>
       action.name === 'create'
         ? {
@@ -128,7 +129,7 @@ export const RESOURCES: ResourceDef[] = [
         handler: createBinarySignature,
         examples: [`canopy binary-signatures create --binary-prn ${examplePrn('binary')} --signing-key-pair release-2025`],
       },
-      { name: 'delete', summary: 'Remove a signature.', method: 'DELETE', path: '/binary_signatures/{prn}', args: [prnArg('binary signature', 'binary_signature')] },
+      { name: 'delete', summary: 'Remove a signature; a signed binary left with none is signable again.', method: 'DELETE', path: '/binary_signatures/{prn}', args: [prnArg('binary signature', 'binary_signature')] },
     ],
   },
   {
@@ -223,6 +224,7 @@ export const RESOURCES: ResourceDef[] = [
       command: 'device-certificates', path: '/device_certificates', noun: 'device certificate', plural: 'device_certificates', prnType: 'device_certificate',
       actions: ['create', 'get', 'list', 'delete'],
       create: [prnField('device-prn', 'device', 'device', true), fileBase64('certificate', 'PEM file of the certificate (sent base64).', { required: true, example: 'device.pem' })],
+      listQuery: [str('device-prn', 'Only the certificates of this device (its prn).')],
     }),
   },
   {

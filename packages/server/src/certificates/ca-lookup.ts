@@ -5,8 +5,9 @@
  * cache in pem.ts stays warm across connections; a stored certificate never changes.
  */
 import { X509Certificate } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
+import { prepared } from '../http/owned-rows';
 import { resourcePrn } from '../http/prn';
 import type { CaLookupKey, FindCaCandidates, RegisteredCa } from './chain';
 import { caCertificates, type JitpSettings } from './schema';
@@ -31,11 +32,18 @@ function certificateOf(fingerprint: string, pem: string): X509Certificate {
   return certificate;
 }
 
-export function registeredCaFinder(db: Executor): FindCaCandidates<RegisteredCaRecord> {
-  return async (key: CaLookupKey) => {
-    const condition =
-      'authorityKeyIdentifier' in key ? eq(caCertificates.subjectKeyIdentifier, key.authorityKeyIdentifier) : eq(caCertificates.subjectName, key.issuerName);
-    const rows = await db
+interface CaRow {
+  id: string;
+  organizationId: string;
+  certificate: string;
+  fingerprint: string;
+  jitp: JitpSettings | null;
+}
+
+// Prepared (http/owned-rows.ts): a device's first connection after a start runs one of these.
+function candidatesQuery(db: Executor, by: 'key_id' | 'name') {
+  return prepared(db, `ca_candidates_by_${by}`, () =>
+    db
       .select({
         id: caCertificates.id,
         organizationId: caCertificates.organizationId,
@@ -44,8 +52,15 @@ export function registeredCaFinder(db: Executor): FindCaCandidates<RegisteredCaR
         jitp: caCertificates.jitp,
       })
       .from(caCertificates)
-      .where(condition)
-      .limit(20);
+      .where(eq(by === 'key_id' ? caCertificates.subjectKeyIdentifier : caCertificates.subjectName, sql.placeholder('value')))
+      .limit(20),
+  );
+}
+
+export function registeredCaFinder(db: Executor): FindCaCandidates<RegisteredCaRecord> {
+  return async (key: CaLookupKey) => {
+    const query = 'authorityKeyIdentifier' in key ? candidatesQuery(db, 'key_id') : candidatesQuery(db, 'name');
+    const rows = (await query.execute({ value: 'authorityKeyIdentifier' in key ? key.authorityKeyIdentifier : key.issuerName })) as CaRow[];
     return rows.map((row) => ({
       id: row.id,
       organizationId: row.organizationId,

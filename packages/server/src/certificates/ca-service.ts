@@ -19,6 +19,7 @@ import { jitpToWire, resolveJitpSettings, type JitpInput } from './jitp';
 import { checkProofOfPossession } from './proof-of-possession';
 import { caCertificates } from './schema';
 import { consumeVerificationCode, liveVerificationCodes } from './verification-codes';
+import { verifiedChains } from './verified-chains';
 
 export type CaCertificateRow = typeof caCertificates.$inferSelect;
 
@@ -132,4 +133,5 @@ export async function updateCaCertificate(db: Database, actor: Actor, prn: strin
 export async function deleteCaCertificate(db: Executor, actor: Actor, prn: string): Promise<void> {
   const row = await getCaCertificate(db, actor, prn);
   await db.delete(caCertificates).where(eq(caCertificates.id, row.id));
+  verifiedChains.forgetCa(row.id);
 }

@@ -4,7 +4,7 @@
 // store, so a CA registered a second ago works without a restart.
 import { X509Certificate } from 'node:crypto';
 import type { CertificateSummary } from './pem';
-import { mayIssueCertificates, summarizeCertificate } from './pem';
+import { CertificateDecodeError, mayIssueCertificates, summarizeCertificate } from './pem';
 
 /** A registered CA as the caller stores it; extra fields (prn, organisation, JITP) ride along. */
 export interface RegisteredCa {
@@ -60,6 +60,16 @@ export type ChainResult<Ca extends RegisteredCa> =
 const DEFAULT_MAX_INTERMEDIATES = 4;
 
 export async function verifyClientCertificateChain<Ca extends RegisteredCa>(input: ChainInput<Ca>): Promise<ChainResult<Ca>> {
+  try {
+    return await verifyChain(input);
+  } catch (error) {
+    // A name decoded on first read (pem.ts) that does not decode: the certificate is malformed.
+    if (error instanceof CertificateDecodeError) return { ok: false, reason: 'malformed' };
+    throw error;
+  }
+}
+
+async function verifyChain<Ca extends RegisteredCa>(input: ChainInput<Ca>): Promise<ChainResult<Ca>> {
   const now = input.now ?? new Date();
   if (!input.leaf || (Buffer.isBuffer(input.leaf) && input.leaf.length === 0)) return { ok: false, reason: 'no_certificate' };
 
@@ -77,7 +87,7 @@ export async function verifyClientCertificateChain<Ca extends RegisteredCa>(inpu
   const leafValidity = validityProblem(leafSummary, now);
   if (leafValidity) return fail(leafValidity, 'leaf');
   // A self-signed leaf vouches only for itself; it is refused even if someone registered it.
-  if (isSelfSigned(leaf, leafSummary)) return fail('self_signed', 'leaf');
+  if (isSelfSigned(leaf)) return fail('self_signed', 'leaf');
 
   const presented: X509Certificate[] = [];
   for (const raw of input.intermediates ?? []) {
@@ -106,7 +116,7 @@ export async function verifyClientCertificateChain<Ca extends RegisteredCa>(inpu
     if (firstProblem) return firstProblem;
 
     // Not issued by a registered CA directly: follow a presented intermediate one step up.
-    const index = presented.findIndex((candidate) => namesIssuer(candidate, currentSummary));
+    const index = presented.findIndex((candidate) => namesIssuer(candidate, current, currentSummary));
     if (index < 0) return fail(signatureMismatch ? 'bad_signature' : 'unknown_ca', walked.length === 0 ? 'leaf' : 'intermediate');
     const [issuer] = presented.splice(index, 1);
     if (!signatureVerifies(current, issuer)) return fail('bad_signature', walked.length === 0 ? 'leaf' : 'intermediate');
@@ -116,7 +126,7 @@ export async function verifyClientCertificateChain<Ca extends RegisteredCa>(inpu
     if (issuerValidity) return fail(issuerValidity, 'intermediate');
     if (!mayIssueCertificates(issuerSummary)) return fail('issuer_not_a_ca', 'intermediate');
     // Reaching an unregistered self-signed root means nothing registered vouches for the chain.
-    if (isSelfSigned(issuer, issuerSummary)) return fail('unknown_ca', 'intermediate');
+    if (isSelfSigned(issuer)) return fail('unknown_ca', 'intermediate');
 
     walked.push(issuer);
     if (walked.length > maxIntermediates) return fail('chain_too_long', 'intermediate');
@@ -155,15 +165,16 @@ function validityProblem(summary: CertificateSummary, now: Date): 'expired' | 'n
 }
 
 // Names and key ids only pick the candidate; OpenSSL's checkIssued is not used because it also
-// rejects on keyUsage, which would hide the clearer `issuer_not_a_ca` reason.
-function namesIssuer(candidate: X509Certificate, subject: CertificateSummary): boolean {
+// rejects on keyUsage, which would hide the clearer `issuer_not_a_ca` reason. Names are compared
+// as OpenSSL prints them, which costs nothing, where the summary's names need a full parse.
+function namesIssuer(candidate: X509Certificate, subject: X509Certificate, subjectSummary: CertificateSummary): boolean {
   const issuer = trySummarize(candidate);
-  if (!issuer || issuer.subjectName !== subject.issuerName) return false;
-  return !subject.authorityKeyIdentifier || !issuer.subjectKeyIdentifier || subject.authorityKeyIdentifier === issuer.subjectKeyIdentifier;
+  if (!issuer || candidate.subject !== subject.issuer) return false;
+  return !subjectSummary.authorityKeyIdentifier || !issuer.subjectKeyIdentifier || subjectSummary.authorityKeyIdentifier === issuer.subjectKeyIdentifier;
 }
 
-function isSelfSigned(certificate: X509Certificate, summary: CertificateSummary): boolean {
-  return summary.subjectName === summary.issuerName && signatureVerifies(certificate, certificate);
+function isSelfSigned(certificate: X509Certificate): boolean {
+  return certificate.subject === certificate.issuer && signatureVerifies(certificate, certificate);
 }
 
 function signatureVerifies(subject: X509Certificate, issuer: X509Certificate): boolean {

@@ -18,6 +18,7 @@ import { assertNotExpired, certificateFromField } from './certificate-field';
 import { deviceCertificateFieldProblems } from './field-limits';
 import type { ParsedCertificate } from './pem';
 import { deviceCertificates } from './schema';
+import { verifiedChains } from './verified-chains';
 
 export type DeviceCertificateRow = typeof deviceCertificates.$inferSelect;
 
@@ -109,4 +110,5 @@ export async function listDeviceCertificates(db: Executor, actor: Actor, query: 
 export async function deleteDeviceCertificate(db: Executor, actor: Actor, prn: string): Promise<void> {
   const row = await getDeviceCertificate(db, actor, prn);
   await db.delete(deviceCertificates).where(eq(deviceCertificates.id, row.id));
+  verifiedChains.forgetLeaf(row.fingerprint);
 }

@@ -2,6 +2,7 @@
 // them. Node's X509Certificate (OpenSSL) is the parser of record; @peculiar/x509 reads what Node
 // does not expose: names as structured values and the key identifier extensions.
 import { createHash, X509Certificate } from 'node:crypto';
+import { readDerFields, type DerFields } from './der-fields';
 import { x509 } from './x509-library';
 
 export interface CertificateSummary {
@@ -112,38 +113,90 @@ function decodeBase64Text(input: string): string | Buffer | null {
 // object identity makes a caller's cached X509Certificate cheap without any invalidation rules.
 const summaries = new WeakMap<X509Certificate, CertificateSummary>();
 
-/** Summarises a parsed certificate. Throws only on certificates OpenSSL accepted but whose extensions do not decode. */
+/** A certificate OpenSSL accepted whose names or extensions @peculiar/x509 cannot decode. */
+export class CertificateDecodeError extends Error {}
+
+/**
+ * Summarises a parsed certificate. Most fields come from a direct read of the DER (der-fields.ts);
+ * the two distinguished names need @peculiar/x509's full parse, which costs milliseconds, so they
+ * are decoded on first read: the device API's usual path (a leaf found by its authority key
+ * identifier) never reads them. Certificates the direct read does not handle take the full parse
+ * for every field. Throws CertificateDecodeError when the full parse fails, up front or on the
+ * first read of a name; parseCertificateDer reads both names, so parsed input is fully checked.
+ */
 export function summarizeCertificate(certificate: X509Certificate): CertificateSummary {
   const cached = summaries.get(certificate);
   if (cached) return cached;
 
-  const detail = new x509.X509Certificate(certificate.raw);
-  const basicConstraints = detail.getExtension(x509.BasicConstraintsExtension);
-  const keyUsage = detail.getExtension(x509.KeyUsagesExtension);
-  const subjectKeyId = detail.getExtension(x509.SubjectKeyIdentifierExtension);
-  const authorityKeyId = detail.getExtension(x509.AuthorityKeyIdentifierExtension);
-
-  const summary: CertificateSummary = {
-    commonName: firstCommonName(detail.subjectName),
-    subjectName: detail.subject,
-    issuerName: detail.issuer,
-    serial: hexSerialToDecimal(certificate.serialNumber),
-    notBefore: detail.notBefore,
-    notAfter: detail.notAfter,
-    fingerprintSha256: createHash('sha256').update(certificate.raw).digest('hex').toUpperCase(),
-    subjectKeyIdentifier: subjectKeyId ? subjectKeyId.keyId.toUpperCase() : null,
-    authorityKeyIdentifier: authorityKeyId?.keyId ? authorityKeyId.keyId.toUpperCase() : null,
-    isCa: basicConstraints?.ca === true,
-    keyUsageAllowsCertSign: !keyUsage || (keyUsage.usages & x509.KeyUsageFlags.keyCertSign) !== 0,
-    keyAlgorithm: describeKeyAlgorithm(certificate),
+  let detail: x509.X509Certificate | undefined;
+  const parsedDetail = () => {
+    try {
+      detail ??= new x509.X509Certificate(certificate.raw);
+      return detail;
+    } catch (error) {
+      throw new CertificateDecodeError(error instanceof Error ? error.message : String(error));
+    }
   };
+  let fields: DerFields | null = null;
+  try {
+    fields = readDerFields(certificate.raw);
+  } catch {
+    // Unusual but valid encodings: the full parse below reads them.
+  }
+  const summary: CertificateSummary =
+    fields && fields.commonName !== undefined
+      ? {
+          ...fields,
+          commonName: fields.commonName,
+          get subjectName() {
+            return parsedDetail().subject;
+          },
+          get issuerName() {
+            return parsedDetail().issuer;
+          },
+          serial: hexSerialToDecimal(certificate.serialNumber),
+          fingerprintSha256: fingerprintOf(certificate),
+          keyAlgorithm: describeKeyAlgorithm(certificate),
+        }
+      : fullySummarize(certificate, parsedDetail());
   summaries.set(certificate, summary);
   return summary;
 }
 
+function fullySummarize(certificate: X509Certificate, detail: x509.X509Certificate): CertificateSummary {
+  try {
+    const basicConstraints = detail.getExtension(x509.BasicConstraintsExtension);
+    const keyUsage = detail.getExtension(x509.KeyUsagesExtension);
+    const subjectKeyId = detail.getExtension(x509.SubjectKeyIdentifierExtension);
+    const authorityKeyId = detail.getExtension(x509.AuthorityKeyIdentifierExtension);
+    return {
+      commonName: firstCommonName(detail.subjectName),
+      subjectName: detail.subject,
+      issuerName: detail.issuer,
+      serial: hexSerialToDecimal(certificate.serialNumber),
+      notBefore: detail.notBefore,
+      notAfter: detail.notAfter,
+      fingerprintSha256: fingerprintOf(certificate),
+      subjectKeyIdentifier: subjectKeyId ? subjectKeyId.keyId.toUpperCase() : null,
+      authorityKeyIdentifier: authorityKeyId?.keyId ? authorityKeyId.keyId.toUpperCase() : null,
+      isCa: basicConstraints?.ca === true,
+      keyUsageAllowsCertSign: !keyUsage || (keyUsage.usages & x509.KeyUsageFlags.keyCertSign) !== 0,
+      keyAlgorithm: describeKeyAlgorithm(certificate),
+    };
+  } catch (error) {
+    throw new CertificateDecodeError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+const fingerprintOf = (certificate: X509Certificate) => createHash('sha256').update(certificate.raw).digest('hex').toUpperCase();
+
 function trySummarize(certificate: X509Certificate): CertificateSummary | null {
   try {
-    return summarizeCertificate(certificate);
+    const summary = summarizeCertificate(certificate);
+    // Reading the names decodes them: input that reaches the API is checked in full here.
+    void summary.subjectName;
+    void summary.issuerName;
+    return summary;
   } catch {
     return null;
   }

@@ -3,14 +3,14 @@
 //
 // Node 20 pitfall (seen in tls-peer.test.ts): once socket.getPeerX509Certificate() has been
 // called on a server socket, getPeerCertificate(true) no longer links the client's intermediates.
-// So the leaf is built from getPeerCertificate's DER instead, and callers should use this
-// function rather than getPeerX509Certificate() on the same socket.
-import { X509Certificate } from 'node:crypto';
+// So the leaf is taken from getPeerCertificate's DER instead, and callers should use this
+// function rather than getPeerX509Certificate() on the same socket. DER, not parsed: a chain
+// verified before is recognised by its bytes (verified-chains.ts) without parsing anything.
 import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
 
 export interface PeerCertificates {
-  /** Undefined when the client sent no certificate. */
-  leaf: X509Certificate | undefined;
+  /** DER of the client's certificate; undefined when it sent none. */
+  leaf: Buffer | undefined;
   /** DER of each further certificate the client sent, nearest issuer first. */
   intermediates: Buffer[];
 }
@@ -32,5 +32,5 @@ export function peerCertificates(socket: TLSSocket): PeerCertificates {
     intermediates.push(next.raw);
     link = next;
   }
-  return { leaf: new X509Certificate(first.raw), intermediates };
+  return { leaf: first.raw, intermediates };
 }

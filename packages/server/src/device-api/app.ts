@@ -5,7 +5,11 @@
  * the chain is verified in our code against the CA certificates registered at that moment (see
  * authenticate.ts), and a refused device gets a 401 with a reason instead of a bare handshake
  * failure. Session tickets are off: a resumed TLS session does not carry the client's
- * intermediates, and every connection must prove its chain.
+ * intermediates, and every connection must prove its chain. (Under TLS 1.3 OpenSSL still sends
+ * stateful tickets, but with no session store behind them none resumes: every new connection is
+ * a full handshake, which is what the handshake benchmark counts.) Full handshakes are made cheap
+ * instead: an ECDSA P-256 server key (tls-identity.ts) and chains remembered by their bytes
+ * (certificates/verified-chains.ts).
  *
  * Other contexts add routes through DEVICE_ROUTES (device-routes.ts) and nothing here changes.
  */

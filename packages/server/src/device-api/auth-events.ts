@@ -1,10 +1,10 @@
 /**
- * The events of device authentication: `device.connected` once per new connection (with the
- * `last_connected_at` write in the same transaction) and `device.authentication_failed` when the
+ * The events of device authentication: `device.connected` once per new connection (beside the
+ * throttled `last_connected_at` write) and `device.authentication_failed` when the
  * organization is known. Failures are throttled per certificate and reason, because a refused
  * device typically retries in a loop and one event a minute tells the story.
  */
-import { recordEvent } from '../events/service';
+import { recordEvent, recordEventsInOneStatement } from '../events/service';
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
 import { LastConnectedThrottle, touchLastConnected } from '../devices/last-connected';
 import { resourcePrn } from '../http/prn';
@@ -20,22 +20,25 @@ export class DeviceAuthEvents {
 
   constructor(private readonly platform: Platform) {}
 
-  /** Answers the device with last_connected_at as written, so the request sees its own visit. */
+  /**
+   * Answers the device with last_connected_at as written, so the request sees its own visit.
+   * The event is one statement (with its webhook outbox rows) and the throttled touch another,
+   * sent side by side rather than in a transaction: each is atomic on its own, and a new
+   * connection then costs one round trip, two when the touch is due.
+   */
   async connected(device: DeviceRow, fingerprint: string, ip: string, headers: Record<string, string>): Promise<DeviceRow> {
     const prn = resourcePrn(device.organizationId, 'device', device.id);
-    const touch = this.lastConnected.due(device.id);
-    return this.platform.db.transaction(async (tx) => {
-      await recordEvent(tx, {
-        organizationId: device.organizationId,
-        type: 'device',
-        subtype: 'connected',
-        actorPrn: prn,
-        resourcePrn: prn,
-        data: { device_prn: prn, ip, certificate_fingerprint: fingerprint, headers },
-      });
-      const written = touch ? await touchLastConnected(tx, device.id) : null;
-      return written ? { ...device, lastConnectedAt: written } : device;
-    });
+    const event = {
+      organizationId: device.organizationId,
+      type: 'device' as const,
+      subtype: 'connected',
+      actorPrn: prn,
+      resourcePrn: prn,
+      data: { device_prn: prn, ip, certificate_fingerprint: fingerprint, headers },
+    };
+    const touch = this.lastConnected.due(device.id) ? touchLastConnected(this.platform.db, device.id) : null;
+    const [written] = await Promise.all([touch, recordEventsInOneStatement(this.platform.db, [event])]);
+    return written ? { ...device, lastConnectedAt: written } : device;
   }
 
   /** Every authenticated request: keeps last_connected_at fresh on long-lived connections. */

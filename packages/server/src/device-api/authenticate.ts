@@ -8,14 +8,17 @@
  *     a rotated certificate: added when multi-certificate JITR is on, else refused.
  *  4. Otherwise the CA's JITP settings create the device, or the attempt is refused.
  *
- * Runs once per TLS connection (see connection-auth.ts); no request data is involved.
+ * Runs once per TLS connection (see connection-auth.ts); no request data is involved. A chain
+ * verified before (verified-chains.ts) skips step 1's parsing and signatures: one query then
+ * confirms its CA is still registered and finds the device (steps 1 and 2 together).
  */
 import { registeredCaFinder, type RegisteredCaRecord } from '../certificates/ca-lookup';
 import { verifyClientCertificateChain } from '../certificates/chain';
-import { findDeviceByCertificate, type DeviceRow } from '../certificates/device-certificate-lookup';
+import { findDeviceByCertificate, findDeviceByCertificateUnderCa, type DeviceRow } from '../certificates/device-certificate-lookup';
 import { insertDeviceCertificate } from '../certificates/device-certificate-service';
 import { parseCertificateDer } from '../certificates/pem';
 import type { PeerCertificates } from '../certificates/tls-peer';
+import { chainKey, verifiedChainOf, verifiedChains, type ChainKey, type VerifiedChain } from '../certificates/verified-chains';
 import { findDeviceByIdentifier } from '../devices/identifier-lookup';
 import { resourcePrn } from '../http/prn';
 import { isUniqueViolation } from '../db/errors';
@@ -36,8 +39,33 @@ export type DeviceAuthOutcome = DeviceAuthSuccess | DeviceAuthFailure;
 const devicePrn = (device: DeviceRow) => resourcePrn(device.organizationId, 'device', device.id);
 
 export async function authenticateDevice(platform: Platform, peer: PeerCertificates): Promise<DeviceAuthOutcome> {
+  const key = peer.leaf ? chainKey(peer.leaf, peer.intermediates) : null;
+  const known = key && verifiedChains.get(key);
+  const admitted = known ? await admitKnownChain(platform, key, known) : null;
+  return admitted ?? authenticateAfresh(platform, peer, key);
+}
+
+/**
+ * A chain verified before: its registered device, admitted or refused as in authenticateAfresh.
+ * Null sends the connection the full way: the certificate is not registered (a first contact
+ * needs the CA's current JITP settings), or the CA that signed it has been deleted.
+ */
+async function admitKnownChain(platform: Platform, key: ChainKey, known: VerifiedChain): Promise<DeviceAuthOutcome | null> {
+  const { ca, leafSummary } = known;
+  const registered = await findDeviceByCertificateUnderCa(platform.db, leafSummary.fingerprintSha256, ca.id);
+  if (!registered) return null;
+  if (!registered.caRegistered) {
+    verifiedChains.forget(key);
+    return null;
+  }
+  const facts = { organizationId: ca.organizationId, caPrn: ca.prn, fingerprint: leafSummary.fingerprintSha256, commonName: leafSummary.commonName };
+  return admitRegistered(registered.device, ca, facts);
+}
+
+async function authenticateAfresh(platform: Platform, peer: PeerCertificates, key: ChainKey | null): Promise<DeviceAuthOutcome> {
   const { db } = platform;
   const chain = await verifyClientCertificateChain({ leaf: peer.leaf, intermediates: peer.intermediates, findCaCandidates: registeredCaFinder(db) });
+  if (chain.ok && key) verifiedChains.set(key, verifiedChainOf(chain));
   const fingerprint = chain.leafSummary?.fingerprintSha256 ?? null;
   const commonName = chain.leafSummary?.commonName ?? null;
   const registered = fingerprint ? await findDeviceByCertificate(db, fingerprint) : null;
@@ -57,15 +85,17 @@ export async function authenticateDevice(platform: Platform, peer: PeerCertifica
 
   const ca = chain.ca;
   const facts = { organizationId: ca.organizationId, caPrn: ca.prn, fingerprint, commonName };
-  if (registered) {
-    // A certificate registered in one organization, issued by another organization's CA: that CA
-    // does not vouch for this device.
-    if (registered.device.organizationId !== ca.organizationId) {
-      return authFailure('unknown_ca', { ...facts, organizationId: registered.device.organizationId, devicePrn: devicePrn(registered.device) });
-    }
-    return admit(registered.device, fingerprint!, 'registered_certificate', facts);
-  }
+  if (registered) return admitRegistered(registered.device, ca, facts);
   return firstContact(platform, ca, peer, facts);
+}
+
+function admitRegistered(device: DeviceRow, ca: { organizationId: string }, facts: FailureFacts & { fingerprint: string | null }): DeviceAuthOutcome {
+  // A certificate registered in one organization, issued by another organization's CA: that CA
+  // does not vouch for this device.
+  if (device.organizationId !== ca.organizationId) {
+    return authFailure('unknown_ca', { ...facts, organizationId: device.organizationId, devicePrn: devicePrn(device) });
+  }
+  return admit(device, facts.fingerprint!, 'registered_certificate', facts);
 }
 
 function admit(device: DeviceRow, fingerprint: string, via: DeviceAuthSuccess['via'], facts: FailureFacts): DeviceAuthOutcome {
@@ -80,7 +110,7 @@ async function firstContact(
   peer: PeerCertificates,
   facts: { organizationId: string; caPrn: string; fingerprint: string | null; commonName: string | null },
 ): Promise<DeviceAuthOutcome> {
-  const parsed = parseCertificateDer(peer.leaf!.raw);
+  const parsed = parseCertificateDer(peer.leaf!);
   if (!parsed.ok) return authFailure('malformed', facts);
   const certificate = parsed.value;
   const fingerprint = certificate.summary.fingerprintSha256;

@@ -27,6 +27,9 @@ describe('loadDeviceTlsIdentity', () => {
     expect(server.subjectAltName).toContain('DNS:devices.example.com');
     expect(server.subjectAltName).toContain('IP Address:127.0.0.1');
     expect(fs.statSync(path.join(generatedIdentityDir(dataDir), 'server.key')).mode & 0o777).toBe(0o600);
+    // ECDSA P-256, not RSA: the server signs every new device handshake with this key.
+    expect(server.publicKey.asymmetricKeyType).toBe('ec');
+    expect(server.publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
     const second = await loadDeviceTlsIdentity(config);
     expect(second).toEqual(first);
   });

@@ -6,6 +6,10 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+
+const gzipAsync = promisify(gzip);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -23,6 +27,30 @@ const TYPES: Record<string, string> = {
   '.xml': 'application/xml',
   '.map': 'application/json',
 };
+
+// Text formats shrink three- to five-fold under gzip, which is most of a first visit's bytes.
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt', '.xml', '.map']);
+
+/**
+ * Gzipped bodies, made once per file version: the build's files only change when the site is
+ * rebuilt, and then their size or modification time changes with them.
+ */
+function gzipCache(): (file: string) => Promise<Buffer> {
+  const cache = new Map<string, { version: string; body: Promise<Buffer> }>();
+  return async (file) => {
+    const stat = await fs.promises.stat(file);
+    const version = `${stat.size}:${stat.mtimeMs}`;
+    const hit = cache.get(file);
+    if (hit?.version === version) return hit.body;
+    const body = fs.promises.readFile(file).then((raw) => gzipAsync(raw, { level: 9 }));
+    // A failed read is not remembered: the next request tries again.
+    body.catch(() => cache.delete(file));
+    cache.set(file, { version, body });
+    return body;
+  };
+}
+
+const acceptsGzip = (request: http.IncomingMessage) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
 
 /** The file a URL path names inside root, or null; never a path outside root. */
 export function resolveSitePath(root: string, urlPath: string): string | null {
@@ -50,6 +78,7 @@ export function resolveSitePath(root: string, urlPath: string): string | null {
 
 export function createSiteServer(root: string): http.Server {
   const notFound = path.join(root, '404.html');
+  const gzipped = gzipCache();
   return http.createServer((request, response) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -65,11 +94,21 @@ export function createSiteServer(root: string): http.Server {
     const type = TYPES[path.extname(served)] ?? 'application/octet-stream';
     // Hashed assets never change; pages do.
     const cache = /\/assets\//.test(served) ? 'public, max-age=31536000, immutable' : 'no-cache';
-    response.writeHead(status, { 'content-type': type, 'cache-control': cache, 'x-content-type-options': 'nosniff' });
-    if (request.method === 'HEAD') {
-      response.end();
+    const headers: http.OutgoingHttpHeaders = { 'content-type': type, 'cache-control': cache, 'x-content-type-options': 'nosniff' };
+    const compressible = COMPRESSIBLE.has(path.extname(served));
+    if (compressible) headers.vary = 'accept-encoding';
+    if (!compressible || !acceptsGzip(request)) {
+      response.writeHead(status, headers);
+      if (request.method === 'HEAD') response.end();
+      else fs.createReadStream(served).pipe(response);
       return;
     }
-    fs.createReadStream(served).pipe(response);
+    gzipped(served).then(
+      (body) => {
+        response.writeHead(status, { ...headers, 'content-encoding': 'gzip', 'content-length': body.length });
+        response.end(request.method === 'HEAD' ? undefined : body);
+      },
+      () => response.writeHead(500, { 'content-type': 'text/plain' }).end('could not read the file'),
+    );
   });
 }

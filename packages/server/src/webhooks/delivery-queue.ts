@@ -49,48 +49,85 @@ export async function claimDeliveries(db: Database, limit: number, leaseSeconds:
     .where(inArray(webhookDeliveries.id, ids));
 }
 
-/**
- * Writes the attempt to the log and moves the delivery on (succeeded, or retried later) in one
- * statement, so the common case costs one round trip. A no-op when the lease was lost (another
- * process has taken the delivery over and will record its own attempt). Answers whether it wrote.
- */
-async function moveDelivery(db: Executor, claimed: ClaimedDelivery, leaseToken: string, result: AttemptResult, state: DeliveryState, retryAt: Date | null, now: Date): Promise<boolean> {
-  const { delivery } = claimed;
-  // When the request was sent, not when its outcome was written down.
-  const attemptedAt = new Date(now.getTime() - result.latencyMs).toISOString();
-  const retryAtText = retryAt ? retryAt.toISOString() : null;
-  const written = await db.execute(sql`
-    with moved as (
-      update ${webhookDeliveries}
-      set state = ${state}, locked_until = null, lease_token = null,
-          next_attempt_at = coalesce(${retryAtText}::timestamptz, next_attempt_at),
-          completed_at = ${state === 'pending' ? sql`null` : sql`now()`}
-      where id = ${delivery.id} and lease_token = ${leaseToken} and state = 'pending'
-      returning id)
-    insert into ${webhookAttempts}
-      (id, organization_id, webhook_id, delivery_id, event_id, attempt, status_code, latency_ms, error, detail, next_attempt_at, inserted_at)
-    select ${randomUUID()}, ${delivery.organizationId}, ${delivery.webhookId}, moved.id, ${delivery.eventId}, ${delivery.attempts},
-           ${result.status}::int, ${result.latencyMs}, ${result.error}, ${result.detail}, ${retryAtText}::timestamptz, ${attemptedAt}::timestamptz
-    from moved
-    returning id`);
-  return (written as unknown as { rows: unknown[] }).rows.length > 0;
+/** One attempt's outcome, as recordAttempts takes it. */
+export interface AttemptOutcome {
+  claimed: ClaimedDelivery;
+  leaseToken: string;
+  result: AttemptResult;
+}
+
+interface Move extends AttemptOutcome {
+  state: DeliveryState;
+  retryAt: Date | null;
 }
 
 /**
- * Records an attempt's outcome. A delivery out of retries is given up in the same transaction
- * as its `webhook.request_failed` event, so the failure is announced exactly when it is final.
+ * Writes attempts to the log and moves their deliveries on (succeeded, or retried later), any
+ * number in one statement, so a busy process pays one round trip per batch rather than per
+ * delivery. A delivery whose lease was lost is left alone (another process has taken it over and
+ * records its own attempt). Answers the ids of the deliveries it moved.
  */
-export async function recordAttempt(db: Database, claimed: ClaimedDelivery, leaseToken: string, result: AttemptResult, policy: RetryPolicy): Promise<void> {
-  const { delivery, webhook, event } = claimed;
+async function moveDeliveries(db: Executor, moves: Move[], now: Date): Promise<Set<string>> {
+  const rows = moves.map(({ claimed: { delivery }, leaseToken, result, state, retryAt }) => ({
+    delivery_id: delivery.id,
+    lease_token: leaseToken,
+    state,
+    retry_at: retryAt?.toISOString() ?? null,
+    attempt_id: randomUUID(),
+    organization_id: delivery.organizationId,
+    webhook_id: delivery.webhookId,
+    event_id: delivery.eventId,
+    attempt: delivery.attempts,
+    status_code: result.status,
+    latency_ms: result.latencyMs,
+    error: result.error,
+    detail: result.detail,
+    // When the request was sent, not when its outcome was written down.
+    attempted_at: new Date(now.getTime() - result.latencyMs).toISOString(),
+  }));
+  const written = await db.execute(sql`
+    with outcome as (
+      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as o(
+        delivery_id uuid, lease_token uuid, state text, retry_at timestamptz, attempt_id uuid, organization_id uuid,
+        webhook_id uuid, event_id uuid, attempt int, status_code int, latency_ms int, error text, detail text, attempted_at timestamptz)),
+    moved as (
+      update ${webhookDeliveries} d
+      set state = o.state, locked_until = null, lease_token = null,
+          next_attempt_at = coalesce(o.retry_at, d.next_attempt_at),
+          completed_at = case when o.state = 'pending' then null else now() end
+      from outcome o
+      where d.id = o.delivery_id and d.lease_token = o.lease_token and d.state = 'pending'
+      returning d.id)
+    insert into ${webhookAttempts}
+      (id, organization_id, webhook_id, delivery_id, event_id, attempt, status_code, latency_ms, error, detail, next_attempt_at, inserted_at)
+    select o.attempt_id, o.organization_id, o.webhook_id, o.delivery_id, o.event_id, o.attempt,
+           o.status_code, o.latency_ms, o.error, o.detail, o.retry_at, o.attempted_at
+    from outcome o join moved on moved.id = o.delivery_id
+    returning delivery_id`);
+  return new Set((written as unknown as { rows: { delivery_id: string }[] }).rows.map((r) => r.delivery_id));
+}
+
+/**
+ * Records attempts' outcomes. A delivery out of retries is given up in a transaction of its own
+ * with its `webhook.request_failed` event, so the failure is announced exactly when it is final;
+ * every other outcome is written in one statement.
+ */
+export async function recordAttempts(db: Database, outcomes: AttemptOutcome[], policy: RetryPolicy): Promise<void> {
   const now = new Date();
-  const retryAt = result.ok ? null : nextAttemptAt(new Date(toRfc3339(delivery.insertedAt)), now, delivery.attempts, policy);
-  const state: DeliveryState = result.ok ? 'succeeded' : retryAt ? 'pending' : 'failed';
-  if (state !== 'failed') {
-    await moveDelivery(db, claimed, leaseToken, result, state, retryAt, now);
-    return;
-  }
+  const moves: Move[] = outcomes.map((outcome) => {
+    const { delivery } = outcome.claimed;
+    const retryAt = outcome.result.ok ? null : nextAttemptAt(new Date(toRfc3339(delivery.insertedAt)), now, delivery.attempts, policy);
+    return { ...outcome, retryAt, state: outcome.result.ok ? 'succeeded' : retryAt ? 'pending' : 'failed' };
+  });
+  const movingOn = moves.filter((move) => move.state !== 'failed');
+  if (movingOn.length > 0) await moveDeliveries(db, movingOn, now);
+  for (const final of moves.filter((move) => move.state === 'failed')) await giveUp(db, final, now);
+}
+
+async function giveUp(db: Database, move: Move, now: Date): Promise<void> {
+  const { webhook, event, delivery } = move.claimed;
   await db.transaction(async (tx) => {
-    if (!(await moveDelivery(tx, claimed, leaseToken, result, state, retryAt, now))) return;
+    if (!(await moveDeliveries(tx, [move], now)).has(delivery.id)) return;
     const webhookPrn = resourcePrn(webhook.organizationId, 'webhook', webhook.id);
     await recordEvent(tx, {
       organizationId: webhook.organizationId,
@@ -101,8 +138,8 @@ export async function recordAttempt(db: Database, claimed: ClaimedDelivery, leas
       data: {
         webhook_prn: webhookPrn,
         event_prn: resourcePrn(event.organizationId, 'event', event.id),
-        failure: failureKind(result.error),
-        status: result.status,
+        failure: failureKind(move.result.error),
+        status: move.result.status,
       },
     });
   });

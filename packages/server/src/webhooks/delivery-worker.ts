@@ -2,7 +2,13 @@
  * The delivery loop every server process runs (a BACKGROUND_SERVICE): keeps up to
  * `webhookConcurrency` deliveries in flight, claims more as slots free up, and sleeps
  * `webhookPollMs` when nothing is due. Stopping waits for the requests in flight (each ends
- * within the timeout); a process killed instead leaves its leases to expire.
+ * within the timeout) and for their outcomes to be written; a process killed instead leaves its
+ * leases to expire.
+ *
+ * Database round trips are what a delivery costs most besides its request, so both sides are
+ * batched: with deliveries in flight a claim waits until a quarter of the slots are free (a
+ * backlog is claimed in batches, not one row per freed slot), and outcomes are written in groups
+ * (outcome-batches.ts). A delivery's slot is held until its outcome is written.
  */
 import { randomUUID } from 'node:crypto';
 import type { Platform } from '../platform';
@@ -10,7 +16,8 @@ import type { BackgroundService } from '../workers/handlers';
 import { eventEnvelope } from '../events/service';
 import { toRfc3339 } from '../http/time';
 import type { RetryPolicy } from './backoff';
-import { claimDeliveries, recordAttempt, type ClaimedDelivery } from './delivery-queue';
+import { claimDeliveries, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from './delivery-queue';
+import { createOutcomeBatches } from './outcome-batches';
 import { closeSender, senderFor } from './sender';
 import { signingSecrets } from './secrets';
 import { PUBLISHED_AT_HEADER, SIGNATURE_HEADER, signatureHeader } from './signature';
@@ -19,7 +26,11 @@ export function createDeliveryService(platform: Platform): BackgroundService {
   const { config, db, log } = platform;
   const policy: RetryPolicy = { baseMs: config.webhookRetryBaseMs, maxDelayMs: config.webhookRetryMaxDelayMs, windowSeconds: config.webhookRetryWindowSeconds };
   const inFlight = new Set<Promise<void>>();
+  const outcomes = createOutcomeBatches<AttemptOutcome>((batch) => recordAttempts(db, batch, policy), 256);
+  const claimBatch = Math.max(1, Math.floor(config.webhookConcurrency / 4));
   let stopped = false;
+  /** True while the loop waits for slots (not for the poll interval): a finished delivery wakes it. */
+  let waitingForSlots = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
 
@@ -41,7 +52,7 @@ export function createDeliveryService(platform: Platform): BackgroundService {
       [PUBLISHED_AT_HEADER]: publishedAt,
       [SIGNATURE_HEADER]: signatureHeader(signingSecrets(platform.secrets, claimed.webhook), publishedAt, body),
     });
-    await recordAttempt(db, claimed, leaseToken, result, policy);
+    await outcomes.add({ claimed, leaseToken, result });
   }
 
   function start(claimed: ClaimedDelivery, leaseToken: string): void {
@@ -49,7 +60,7 @@ export function createDeliveryService(platform: Platform): BackgroundService {
       .catch((error) => log.error({ err: error, delivery: claimed.delivery.id }, 'webhook delivery could not be recorded; its lease will expire and it will be retried'))
       .finally(() => {
         inFlight.delete(running);
-        wake?.();
+        if (waitingForSlots) wake?.();
       });
     inFlight.add(running);
   }
@@ -57,18 +68,22 @@ export function createDeliveryService(platform: Platform): BackgroundService {
   async function run(): Promise<void> {
     while (!stopped) {
       const free = config.webhookConcurrency - inFlight.size;
-      let claimed: ClaimedDelivery[] = [];
-      if (free > 0) {
-        const leaseToken = randomUUID();
-        try {
-          claimed = await claimDeliveries(db, free, config.webhookLeaseSeconds, leaseToken);
-        } catch (error) {
-          if (!stopped) log.error({ err: error }, 'could not claim webhook deliveries');
-        }
-        for (const item of claimed) start(item, leaseToken);
+      if (inFlight.size > 0 && free < claimBatch) {
+        waitingForSlots = true;
+        await pause(60_000);
+        waitingForSlots = false;
+        continue;
       }
-      // A full batch means more may be due: claim again as soon as a slot frees up.
-      if (claimed.length === 0 || inFlight.size >= config.webhookConcurrency) await pause(claimed.length === 0 ? config.webhookPollMs : 60_000);
+      let claimed: ClaimedDelivery[] = [];
+      const leaseToken = randomUUID();
+      try {
+        claimed = await claimDeliveries(db, free, config.webhookLeaseSeconds, leaseToken);
+      } catch (error) {
+        if (!stopped) log.error({ err: error }, 'could not claim webhook deliveries');
+      }
+      for (const item of claimed) start(item, leaseToken);
+      // Nothing due: poll again later. Otherwise more may be due: claim again once slots allow.
+      if (claimed.length === 0) await pause(config.webhookPollMs);
     }
   }
 

@@ -1,15 +1,18 @@
 /**
- * The one way the server sends a webhook request. It resolves the host itself, refuses
- * addresses the policy forbids, and connects to exactly the address it checked (a `lookup`
- * override, so nothing re-resolves between check and connect). It follows no redirects (a 3xx is
- * just a non-200), gives up after the timeout, and reads at most 64 KiB of an answer.
+ * The one way the server sends a webhook request. It resolves the host itself before every
+ * request, refuses addresses the policy forbids, and connects to exactly the address it checked
+ * (the connection is opened to that IP, with the name only as TLS server name and Host header, so
+ * nothing re-resolves between check and connect, and a kept-alive connection is reused only for
+ * the same checked address: connection-pool.ts). It follows no redirects (a 3xx is just a
+ * non-200), gives up after the timeout, and reads at most 64 KiB of an answer.
  */
 import { promises as dns, type LookupAddress } from 'node:dns';
 import fs from 'node:fs';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import tls from 'node:tls';
 import { judgeAddress } from './address-policy';
+import { DEFAULT_POOL_LIMITS, ReceiverConnections, type PoolLimits } from './connection-pool';
 
 export const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -18,6 +21,10 @@ export interface OutboundOptions {
   timeoutMs: number;
   /** PEM files of extra trust anchors (test receivers, private CAs). */
   caFiles: string[];
+  /** Keep-alive bounds; DEFAULT_POOL_LIMITS when absent. */
+  pool?: Partial<PoolLimits>;
+  /** Answers a host name's addresses; the system resolver (dns.lookup) when absent. Tests stage DNS changes with it. */
+  resolve?: (hostname: string) => Promise<LookupAddress[]>;
 }
 
 /** Why an attempt failed, precisely; `failureKind` folds it into the contract's three failures. */
@@ -62,13 +69,14 @@ class AttemptFailure extends Error {
   }
 }
 
-async function resolveAllowed(hostname: string, allowPrivate: boolean): Promise<LookupAddress> {
-  const host = hostname.replace(/^\[|\]$/g, '');
+const systemResolve = (hostname: string) => dns.lookup(hostname, { all: true, verbatim: true });
+
+async function resolveAllowed(host: string, allowPrivate: boolean, resolve: (hostname: string) => Promise<LookupAddress[]>): Promise<LookupAddress> {
   let addresses: LookupAddress[];
   if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
   else {
     try {
-      addresses = await dns.lookup(host, { all: true, verbatim: true });
+      addresses = await resolve(host);
     } catch (error) {
       throw new AttemptFailure('host_resolution_failed', `${host}: ${(error as NodeJS.ErrnoException).code ?? 'lookup failed'}`);
     }
@@ -81,56 +89,66 @@ async function resolveAllowed(hostname: string, allowPrivate: boolean): Promise<
   return allowed;
 }
 
-function pinnedLookup(target: LookupAddress): LookupFunction {
-  return (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [target]);
-    else callback(null, target.address, target.family);
-  };
-}
-
 function classifyNetworkError(error: NodeJS.ErrnoException): AttemptFailure {
   const code = error.code ?? '';
   if (code.startsWith('ERR_TLS') || /CERT|SSL|SELF_SIGNED|UNABLE_TO/.test(code)) return new AttemptFailure('tls_failed', `${code}: ${error.message}`);
   return new AttemptFailure('connection_failed', `${code || 'error'}: ${error.message}`);
 }
 
-function loadTrustAnchors(caFiles: string[]): string[] | undefined {
+/**
+ * One TLS context for every connection, built once. Handing `ca` to each request instead would
+ * parse every root certificate again per connection, and the agent folds `ca` into the key it
+ * computes for every request, which made that key a string of the whole trust store.
+ */
+function trustContext(caFiles: string[]): tls.SecureContext | undefined {
   if (caFiles.length === 0) return undefined;
   // Passing `ca` replaces Node's roots, so keep them and add the extra anchors.
-  return [...tls.rootCertificates, ...caFiles.map((file) => fs.readFileSync(file, 'utf8'))];
+  return tls.createSecureContext({ ca: [...tls.rootCertificates, ...caFiles.map((file) => fs.readFileSync(file, 'utf8'))] });
 }
 
 export function createWebhookSender(options: OutboundOptions): WebhookSender {
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 64, ca: loadTrustAnchors(options.caFiles) });
+  const connections = new ReceiverConnections({ ...DEFAULT_POOL_LIMITS, ...options.pool }, trustContext(options.caFiles));
+  const resolveHost = options.resolve ?? systemResolve;
 
   async function exchange(url: URL, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<number> {
-    const target = await resolveAllowed(url.hostname, options.allowPrivate);
-    return new Promise<number>((resolve, reject) => {
-      const request = https.request(
-        url,
-        {
-          method: 'POST',
-          agent,
-          lookup: pinnedLookup(target),
-          signal,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body).toString(), 'user-agent': 'Canopy-Webhooks/1', ...headers },
-        },
-        (response) => {
-          let received = 0;
-          response.on('data', (chunk: Buffer) => {
-            received += chunk.length;
-            if (received > MAX_RESPONSE_BYTES) {
-              response.destroy();
-              reject(new AttemptFailure('response_too_large', `response body over ${MAX_RESPONSE_BYTES} bytes`, response.statusCode ?? null));
-            }
-          });
-          response.on('end', () => resolve(response.statusCode ?? 0));
-          response.on('error', (error) => reject(classifyNetworkError(error)));
-        },
-      );
-      request.on('error', (error) => reject(signal.aborted ? new AttemptFailure('response_timeout', `no answer within ${options.timeoutMs} ms`) : classifyNetworkError(error)));
-      request.end(body);
-    });
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const target = await resolveAllowed(host, options.allowPrivate, resolveHost);
+    const port = Number(url.port || 443);
+    const pooled = connections.acquire(`${host} ${target.address} ${port}`);
+    try {
+      return await new Promise<number>((resolve, reject) => {
+        const request = https.request(
+          {
+            method: 'POST',
+            // The checked address itself, so the socket cannot go anywhere else; the name is what
+            // the certificate is verified against (an IP literal has no SNI and is checked as an IP).
+            host: target.address,
+            port,
+            path: `${url.pathname}${url.search}`,
+            servername: isIP(host) ? '' : host,
+            agent: pooled.agent,
+            signal,
+            headers: { host: url.host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body).toString(), 'user-agent': 'Canopy-Webhooks/1', ...headers },
+          },
+          (response) => {
+            let received = 0;
+            response.on('data', (chunk: Buffer) => {
+              received += chunk.length;
+              if (received > MAX_RESPONSE_BYTES) {
+                response.destroy();
+                reject(new AttemptFailure('response_too_large', `response body over ${MAX_RESPONSE_BYTES} bytes`, response.statusCode ?? null));
+              }
+            });
+            response.on('end', () => resolve(response.statusCode ?? 0));
+            response.on('error', (error) => reject(classifyNetworkError(error)));
+          },
+        );
+        request.on('error', (error) => reject(signal.aborted ? new AttemptFailure('response_timeout', `no answer within ${options.timeoutMs} ms`) : classifyNetworkError(error)));
+        request.end(body);
+      });
+    } finally {
+      pooled.release();
+    }
   }
 
   return {
@@ -162,7 +180,7 @@ export function createWebhookSender(options: OutboundOptions): WebhookSender {
       }
     },
     close() {
-      agent.destroy();
+      connections.close();
     },
   };
 }

@@ -2,6 +2,7 @@
  * Device authentication over real mutual TLS: certificates made here (root, intermediate,
  * device, expired, self-signed), the device API reached through its HTTPS port.
  */
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   makeExpiredCertificate,
@@ -97,10 +98,13 @@ describe('device authentication', () => {
 
     expectRefused(await deviceRequest(t, '/update', { credentials: credentials(await makeSelfSignedLeaf('dev-self')) }), 'self_signed');
 
-    const expiredCa = await makeRootCa({ notBefore: new Date(Date.now() - 3 * 86_400_000), notAfter: new Date(Date.now() + 2_000) });
+    // Registered while still valid (registration refuses an expired CA), then left to expire: the
+    // margin is wide because a busy machine can take seconds to register it.
+    const caExpiresAt = Date.now() + 10_000;
+    const expiredCa = await makeRootCa({ notBefore: new Date(Date.now() - 3 * 86_400_000), notAfter: new Date(caExpiresAt) });
     await registeredCa(t.api, expiredCa);
     const underExpired = await makeLeafCertificate(expiredCa, 'dev-under-expired-ca', { notBefore: new Date(Date.now() - 86_400_000) });
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, caExpiresAt - Date.now()) + 1_000));
     expectRefused(await deviceRequest(t, '/update', { credentials: credentials(underExpired) }), 'expired');
 
     const device = await createDevice(t.api, productPrn, 'dev-expired-cert');
@@ -216,6 +220,38 @@ describe('device authentication', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it('refuses on an open connection\'s next request once its device is archived', async () => {
+    const { device, certificate } = await enrolledDevice('dev-archived-while-connected');
+    const agent = deviceAgent(t, credentials(certificate));
+    try {
+      expect((await deviceRequest(t, '/update', { agent })).status).toBe(200);
+      expect((await t.api('PATCH', `/devices/${device.prn}`, { archived: true })).status).toBe(200);
+      expectRefused(await deviceRequest(t, '/update', { agent }), 'device_is_archived');
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('refuses the next connection once the CA is deleted, by this server or behind its back', async () => {
+    // Each device connects once first, so its verified chain is remembered (verified-chains.ts).
+    const viaApi = await makeRootCa();
+    const viaApiRecord = await registeredCa(t.api, viaApi);
+    const first = await enrolledDevice('dev-ca-deleted-api', viaApi);
+    expect((await deviceRequest(t, '/update', { credentials: credentials(first.certificate) })).status).toBe(200);
+    expect((await t.api('DELETE', `/ca_certificates/${viaApiRecord.prn}`)).status).toBe(204);
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(first.certificate) }), 'unknown_ca');
+
+    // Deleted in the database directly, as another server process would: this process's memory
+    // of the chain must not keep the device in.
+    const behindBack = await makeRootCa();
+    const behindBackRecord = await registeredCa(t.api, behindBack);
+    const second = await enrolledDevice('dev-ca-deleted-elsewhere', behindBack);
+    expect((await deviceRequest(t, '/update', { credentials: credentials(second.certificate) })).status).toBe(200);
+    const caId = behindBackRecord.prn.split(':').at(-1);
+    await t.server.platform.db.execute(sql`delete from ca_certificates where id = ${caId}`);
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(second.certificate) }), 'unknown_ca');
   });
 
   it('answers 400 for malformed headers and expand values', async () => {

@@ -26,9 +26,12 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-/** `startTimeoutMs`: PGlite on disk needs 20-60 s for its first start (initdb + migrations) on a loaded 2-core machine. */
-export async function spawnServer(env: Record<string, string>, port: number, startTimeoutMs = 120_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/**
+ * `startTimeoutMs`: PGlite on disk needs 20-60 s for its first start (initdb + migrations) on a
+ * loaded 2-core machine. `nodeArgs`: extra node flags (benchmarks profile with `--cpu-prof`).
+ */
+export async function spawnServer(env: Record<string, string>, port: number, startTimeoutMs = 120_000, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_PACKAGE,
     // Only what the test gives: no DATABASE_URL or CANOPY_* leaking in from the outer shell.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CANOPY_ADMIN_PORT: String(port), CANOPY_DEVICE_PORT: '0', ...env },

@@ -36,6 +36,8 @@ export interface Receiver {
   requests: ReceivedRequest[];
   /** Decides each answer; default 200. */
   respond: (request: { body: any; rawBody: string; path: string }) => Answer;
+  /** TLS connections accepted so far, open now, and most open at once (keep-alive behaviour). */
+  connections: { opened: number; open: number; peak: number };
   close(): Promise<void>;
 }
 
@@ -54,7 +56,8 @@ async function issueServerCertificate(dir: string, ca: OpensslCertificate): Prom
   return { certPem: await readFile(certPath, 'utf8'), keyPem: await readFile(keyPath, 'utf8') };
 }
 
-export async function startReceiver(options: { port?: number } = {}): Promise<Receiver> {
+/** `host`: the address to listen on (default 127.0.0.1); the url names it `localhost` either way. */
+export async function startReceiver(options: { port?: number; host?: string } = {}): Promise<Receiver> {
   const work = await makeOpensslWorkdir();
   const ca = await opensslCreateCa(work.dir, { name: 'receiver-ca', commonName: 'Canopy Test Receiver CA', days: 2 });
   const { certPem, keyPem } = await issueServerCertificate(work.dir, ca);
@@ -63,6 +66,7 @@ export async function startReceiver(options: { port?: number } = {}): Promise<Re
     caFile: ca.certPath,
     requests: [],
     respond: () => ({ status: 200 }),
+    connections: { opened: 0, open: 0, peak: 0 },
     close: async () => {},
   };
   const server = https.createServer({ cert: certPem, key: keyPem }, (req, res) => {
@@ -103,8 +107,15 @@ export async function startReceiver(options: { port?: number } = {}): Promise<Re
       else send();
     });
   });
+  server.on('secureConnection', (socket) => {
+    const counts = receiver.connections;
+    counts.opened++;
+    counts.open++;
+    counts.peak = Math.max(counts.peak, counts.open);
+    socket.on('close', () => counts.open--);
+  });
   server.keepAliveTimeout = 30_000;
-  server.listen(options.port ?? 0, '127.0.0.1');
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   receiver.url = `https://localhost:${(server.address() as AddressInfo).port}/hooks`;
   receiver.close = async () => {

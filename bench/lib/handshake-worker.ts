@@ -1,0 +1,78 @@
+/**
+ * One client thread of the handshake load (handshake-load.ts): `concurrency` loops, each opening a
+ * new TLS connection with the next device's certificate, sending one request with
+ * `connection: close` and reading the answer to its end. Raw TLS and a hand-written request
+ * rather than node:https, and one secure context per device made up front (a device loads its
+ * key once, not per connection), so the client spends its CPU on the handshake and little else.
+ */
+import tls from 'node:tls';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+
+export interface HandshakeWorkerInput {
+  url: string;
+  ca: string;
+  clients: { certPem: string; keyPem: string }[];
+  seconds: number;
+  concurrency: number;
+  headers: Record<string, string>;
+  /** Each client connects exactly once (then the run ends early), instead of in turn until `seconds` pass. */
+  once?: boolean;
+}
+
+export interface HandshakeWorkerOutput {
+  latencies: number[];
+  non2xx: number;
+  errors: number;
+}
+
+const STATUS_LINE = /^HTTP\/1\.1 (\d{3})/;
+
+function once(url: URL, context: tls.SecureContext, request: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ host: url.hostname, port: Number(url.port), secureContext: context });
+    let head = '';
+    socket.on('secureConnect', () => socket.write(request));
+    socket.on('data', (chunk: Buffer) => {
+      if (head.length < 16) head += chunk.toString('latin1', 0, 16);
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const status = STATUS_LINE.exec(head);
+      if (status) resolve(Number(status[1]));
+      else reject(new Error('connection closed without an HTTP answer'));
+    });
+  });
+}
+
+/** Set up, then say `ready` and wait for `go`: the caller starts its CPU clock after every thread's setup. */
+async function run(input: HandshakeWorkerInput, port: MessagePort): Promise<HandshakeWorkerOutput> {
+  const url = new URL(input.url);
+  const contexts = input.clients.map((client) => tls.createSecureContext({ ca: input.ca, cert: client.certPem, key: client.keyPem }));
+  const headerLines = Object.entries({ host: url.host, ...input.headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  const request = `GET ${url.pathname}${url.search} HTTP/1.1\r\n${headerLines.join('')}\r\n`;
+  await new Promise<void>((resolve) => {
+    port.once('message', () => resolve());
+    port.postMessage('ready');
+  });
+  const deadline = Date.now() + input.seconds * 1000;
+  const out: HandshakeWorkerOutput = { latencies: [], non2xx: 0, errors: 0 };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: input.concurrency }, async () => {
+      while (Date.now() < deadline && !(input.once && next >= contexts.length)) {
+        const context = contexts[next++ % contexts.length];
+        const t0 = performance.now();
+        try {
+          const status = await once(url, context, request);
+          out.latencies.push(performance.now() - t0);
+          if (status < 200 || status >= 300) out.non2xx += 1;
+        } catch {
+          out.errors += 1;
+        }
+      }
+    }),
+  );
+  return out;
+}
+
+if (parentPort) parentPort.postMessage(await run(workerData as HandshakeWorkerInput, parentPort));
