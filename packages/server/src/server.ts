@@ -81,7 +81,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       secrets: createSecretBox(secretKey),
       log,
       jobs,
-      blobs: createBlobStore(config.blobStore),
+      blobs: await createBlobStore(config.blobStore),
       urls: createSignedUrls(deriveUrlKey(secretKey), () => publicUrl),
     };
     const runner: JobRunner | null = options.workers === false ? null : createJobRunner(platform, JOB_HANDLERS);

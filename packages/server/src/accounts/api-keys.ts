@@ -11,7 +11,7 @@ import { resourcePrn, userPrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
 import { ownedResourceFields } from '../http/wire-fields';
 import { recordEvent } from '../events/service';
-import { cachedActor, rememberActor } from './key-cache';
+import { cachedActor, lookupOnce, rememberActor } from './key-cache';
 import { apiKeys, type ApiKeyKind } from './schema';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -81,8 +81,10 @@ export function apiKeyToWire(row: ApiKeyRow) {
 export async function authenticateApiKey(db: Executor, token: string): Promise<Actor | null> {
   if (token.length > 512) return null;
   const hash = hashToken(token);
-  const cached = cachedActor(db, hash);
-  if (cached) return cached;
+  return cachedActor(db, hash) ?? lookupOnce(db, hash, () => lookUpKey(db, hash));
+}
+
+async function lookUpKey(db: Executor, hash: string): Promise<Actor | null> {
   const [row] = await db
     .select()
     .from(apiKeys)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../http/actor';
-import { cachedActor, forgetCachedKeys, KEY_CACHE_TTL_MS, rememberActor } from './key-cache';
+import { cachedActor, forgetCachedKeys, KEY_CACHE_TTL_MS, lookupOnce, rememberActor } from './key-cache';
 
 const actor: Actor = { organizationId: 'o', role: 'read', keyKind: 'current', keyId: 'k', userId: null, prn: 'p' };
 
@@ -27,5 +27,29 @@ describe('authenticated key cache', () => {
     forgetCachedKeys(a);
     expect(cachedActor(a, 'hash')).toBeNull();
     expect(cachedActor(b, 'hash')).toBe(actor);
+  });
+
+  it('runs one lookup per key at a time, and a new one after it answers or after a revocation', async () => {
+    const db = {} as never;
+    const answers: ((value: Actor | null) => void)[] = [];
+    const lookup = () => new Promise<Actor | null>((resolve) => answers.push(resolve));
+    const first = lookupOnce(db, 'hash', lookup);
+    const second = lookupOnce(db, 'hash', lookup);
+    const otherKey = lookupOnce(db, 'other', lookup);
+    expect(answers).toHaveLength(2);
+    answers[0](actor);
+    answers[1](null);
+    expect(await first).toBe(actor);
+    expect(await second).toBe(actor);
+    expect(await otherKey).toBeNull();
+    const afterAnswer = lookupOnce(db, 'hash', lookup);
+    expect(answers).toHaveLength(3);
+    forgetCachedKeys(db);
+    const afterRevocation = lookupOnce(db, 'hash', lookup);
+    expect(answers).toHaveLength(4);
+    answers[2](actor);
+    answers[3](null);
+    expect(await afterAnswer).toBe(actor);
+    expect(await afterRevocation).toBeNull();
   });
 });

@@ -18,6 +18,7 @@ interface Entry {
 }
 
 const caches = new WeakMap<object, Map<string, Entry>>();
+const inFlight = new WeakMap<object, Map<string, Promise<Actor | null>>>();
 
 function cacheFor(db: Executor): Map<string, Entry> {
   let cache = caches.get(db);
@@ -46,7 +47,29 @@ export function rememberActor(db: Executor, tokenHash: string, actor: Actor, key
   cache.set(tokenHash, { actor, until: Math.min(now + KEY_CACHE_TTL_MS, keyExpiresAt ?? Infinity) });
 }
 
+/**
+ * One database lookup per key at a time: when an entry expires under load, every request that
+ * arrives before the lookup answers waits for that one instead of each querying the database
+ * (64 connections made 64 identical queries every KEY_CACHE_TTL_MS, and a p99 spike).
+ */
+export function lookupOnce(db: Executor, tokenHash: string, lookup: () => Promise<Actor | null>): Promise<Actor | null> {
+  let pending = inFlight.get(db);
+  if (!pending) {
+    pending = new Map();
+    inFlight.set(db, pending);
+  }
+  const running = pending.get(tokenHash);
+  if (running) return running;
+  const started = lookup().finally(() => {
+    if (pending.get(tokenHash) === started) pending.delete(tokenHash);
+  });
+  pending.set(tokenHash, started);
+  return started;
+}
+
 /** After a revocation or a user's deletion: forget everything this process remembered. */
 export function forgetCachedKeys(db: Executor): void {
   caches.get(db)?.clear();
+  // A lookup that started before the revocation may answer the old row; later requests start a new one.
+  inFlight.get(db)?.clear();
 }

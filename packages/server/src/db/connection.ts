@@ -3,11 +3,9 @@
  * PostgreSQL through node-postgres when DATABASE_URL is set. Everything above this file sees
  * the same drizzle `Database` type and cannot tell which one it runs on.
  */
-import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -45,6 +43,8 @@ export async function connect(options: ConnectOptions): Promise<DatabaseHandle> 
     const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
     return { db, driver: 'postgres', close: () => pool.end() };
   }
+  // Loaded only here: PGlite and its WebAssembly build cost a PostgreSQL server ~40 MB of memory.
+  const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite')]);
   if (options.pgliteDir) fs.mkdirSync(options.pgliteDir, { recursive: true });
   const client = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
   await client.waitReady;

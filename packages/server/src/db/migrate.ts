@@ -4,7 +4,6 @@
  */
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseHandle } from './connection';
@@ -15,6 +14,8 @@ const MIGRATION_LOCK = 724_431_001;
 export async function runMigrations(handle: DatabaseHandle): Promise<void> {
   const config = { migrationsFolder: MIGRATIONS_FOLDER };
   if (handle.driver === 'pglite') {
+    // Loaded only for PGlite, like the driver itself (connection.ts).
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     await migratePglite(handle.db as never, config);
     return;
   }

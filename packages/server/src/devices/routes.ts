@@ -3,7 +3,10 @@ import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { Description, list, NoContent, Nullable, Prn, PrnParams, ResourceFields, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
-import { createDevice, deleteDevice, deviceToWire, getDevice, listDevices, updateDevice } from './service';
+import { sendJsonItem, sendJsonPage } from '../http/json-reply';
+import { wireSource } from '../http/owned-json';
+import { createDevice, deleteDevice, DEVICE_WIRE_COLUMNS, deviceToWire, getDeviceJson, listDevicesJson, updateDevice } from './service';
+import { devices } from './schema';
 
 const ORG = '9a3b1f5e-7c1d-4e0a-9a4b-2f3c4d5e6f70';
 const ProductPrn = (description: string) => Prn(description, `prn:1:${ORG}:product:5c2d8e1f-3a4b-4c5d-9e6f-7a8b9c0d1e2f`);
@@ -44,6 +47,9 @@ const EditableFields = {
   target: Type.Optional(Target),
 };
 
+/** Read routes send the database's JSON text of the Device schema (http/wire-json.ts). */
+const DEVICE_JSON = wireSource(devices, 'device', Device, DEVICE_WIRE_COLUMNS);
+
 const DeviceParams = PrnParams('Resource name of the device.');
 const TAGS = ['devices'];
 
@@ -69,15 +75,12 @@ export const deviceRoutes: ContextRoutes = (app, { db }) => {
       querystring: Type.Object(LIST_QUERY_PROPERTIES),
       response: { 200: list('devices', Device), ...STANDARD_ERRORS },
     },
-    handler: async (request) => {
-      const page = await listDevices(db, actorOf(request), request.query);
-      return { devices: page.items.map(deviceToWire), next_page: page.nextPage };
-    },
+    handler: async (request, reply) => sendJsonPage(reply, 'devices', await listDevicesJson(db, DEVICE_JSON, actorOf(request), request.query)),
   });
 
   app.get('/devices/:prn', {
     schema: { tags: TAGS, summary: 'Get a device', description: 'One device by its prn.', params: DeviceParams, response: { 200: single('device', Device), ...STANDARD_ERRORS } },
-    handler: async (request) => ({ device: deviceToWire(await getDevice(db, actorOf(request), request.params.prn)) }),
+    handler: async (request, reply) => sendJsonItem(reply, 'device', await getDeviceJson(db, DEVICE_JSON, actorOf(request), request.params.prn)),
   });
 
   app.patch('/devices/:prn', {

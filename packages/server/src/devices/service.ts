@@ -11,11 +11,13 @@ import { isUniqueViolation } from '../db/errors';
 import { recordEvent } from '../events/service';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound } from '../http/errors';
-import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
+import { listOwnedJson, requireOwnedJson, type WireSource } from '../http/owned-json';
+import { requireOwnedRow } from '../http/owned-rows';
 import type { ListQuery } from '../http/pagination';
 import { resourcePrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { ownedWireColumns, prnSql, wireTimestampSql, type WireColumns } from '../http/wire-json';
 import { cohortForDevice, lockProduct, productForDevice } from './placement';
 import { devices } from './schema';
 import { deviceSearchCondition } from './search';
@@ -40,6 +42,26 @@ export function deviceToWire(row: DeviceRow) {
     ...timestampsOf(row),
   };
 }
+
+/**
+ * deviceToWire written by the database (http/wire-json.ts), for the read routes: keep the two in
+ * step (the wire-identity test compares their bytes).
+ */
+export const DEVICE_WIRE_COLUMNS: WireColumns = {
+  ...ownedWireColumns('device', devices),
+  identifier: devices.identifier,
+  product_prn: prnSql(devices.organizationId, 'product', devices.productId),
+  cohort_prn: prnSql(devices.organizationId, 'cohort', devices.cohortId),
+  description: devices.description,
+  quarantined: devices.quarantined,
+  archived: devices.archived,
+  tags: devices.tags,
+  target: devices.target,
+  last_connected_at: wireTimestampSql(devices.lastConnectedAt),
+  reported_bundle_prn: devices.reportedBundlePrn,
+  reported_release_prn: devices.reportedReleasePrn,
+  reported_release_version: devices.reportedReleaseVersion,
+};
 
 /** The fields a caller sets directly (the reported_* and last_connected_at come from the device). */
 export interface DeviceFields {
@@ -90,8 +112,14 @@ export function getDevice(db: Executor, actor: Actor, prn: string, field?: strin
   return requireOwnedRow(db, devices, 'device', actor.organizationId, prn, field);
 }
 
-export function listDevices(db: Executor, actor: Actor, query: ListQuery) {
-  return listOwnedRows(db, devices, actor.organizationId, query, (search) => deviceSearchCondition(search, actor.organizationId));
+/** getDevice as wire JSON text, for GET /devices/{prn}. */
+export function getDeviceJson(db: Executor, source: WireSource, actor: Actor, prn: string): Promise<string> {
+  return requireOwnedJson(db, source, actor.organizationId, prn);
+}
+
+/** listDevices as wire JSON text, for GET /devices. */
+export function listDevicesJson(db: Executor, source: WireSource, actor: Actor, query: ListQuery) {
+  return listOwnedJson(db, source, actor.organizationId, query, (search) => deviceSearchCondition(search, actor.organizationId));
 }
 
 export interface DeviceChanges extends DeviceFields {

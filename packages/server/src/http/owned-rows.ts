@@ -7,37 +7,18 @@ import { and, eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/connection';
 import { invalidField, notFound } from './errors';
+import { prepared } from './prepared-queries';
+
 import { combine, keyset, pageRequest, toPage, type ListQuery, type PageRequest } from './pagination';
 import { resourceIdFromPrn, type PrnType } from './prn';
 import { searchCondition, type SearchFields } from './search';
 
+// Other contexts' lookups (certificates) take the shared prepared-query cache from here.
+export { prepared, type Prepared } from './prepared-queries';
+
 export type OwnedTable = PgTable & { id: PgColumn; organizationId: PgColumn; insertedAt: PgColumn };
 
-export interface Prepared {
-  execute(values: Record<string, unknown>): Promise<unknown[]>;
-}
-
-/**
- * Prepared queries, one per executor and shape. Building a drizzle query costs more than running
- * these, and they run on nearly every request (one row by id; a plain page of a list).
- */
-const preparedQueries = new WeakMap<object, Map<string, Prepared>>();
-
-export function prepared(db: Executor, name: string, build: () => { prepare(name: string): unknown }): Prepared {
-  let byName = preparedQueries.get(db);
-  if (!byName) {
-    byName = new Map();
-    preparedQueries.set(db, byName);
-  }
-  let query = byName.get(name);
-  if (!query) {
-    query = build().prepare(name) as Prepared;
-    byName.set(name, query);
-  }
-  return query;
-}
-
-function byIdInOrganization(table: OwnedTable) {
+export function byIdInOrganization(table: OwnedTable) {
   return and(eq(table.id, sql.placeholder('id')), eq(table.organizationId, sql.placeholder('organizationId')));
 }
 
@@ -62,6 +43,21 @@ export async function requireOwnedRow<T extends OwnedTable>(db: Executor, table:
  */
 export type ListSearch = SearchFields | ((rawQueryValue: unknown) => SQL | undefined);
 
+/** The condition a list's `search` parameter asks for, or undefined without one. */
+export function searchedCondition(search: ListSearch, rawQueryValue: unknown): SQL | undefined {
+  return typeof search === 'function' ? search(rawQueryValue) : searchCondition(rawQueryValue, search);
+}
+
+/** The page as a prepared query's shape sees it: the cursor's values become placeholders. */
+export function placeholderPage(page: PageRequest): PageRequest {
+  return { ...page, after: page.after ? { insertedAt: sql.placeholder('afterInsertedAt') as never, id: sql.placeholder('afterId') as never } : null };
+}
+
+/** The name of a plain page's prepared query: one per table, order and cursor use. */
+export function plainPageShape(prefix: string, table: OwnedTable, page: PageRequest): string {
+  return `${prefix}_${getTableName(table)}_${page.order}${page.after ? '_after' : ''}`;
+}
+
 export async function listOwnedRows<T extends OwnedTable>(
   db: Executor,
   table: T,
@@ -71,7 +67,7 @@ export async function listOwnedRows<T extends OwnedTable>(
   ...conditions: (SQL | undefined)[]
 ): Promise<{ items: T['$inferSelect'][]; nextPage: string | null }> {
   const page = pageRequest(query);
-  const searched = typeof search === 'function' ? search(query.search) : searchCondition(query.search, search);
+  const searched = searchedCondition(search, query.search);
   if (!searched && conditions.every((c) => c === undefined)) return plainPage(db, table, organizationId, page);
   const { where, orderBy } = keyset(table, page);
   const rows = await db
@@ -85,10 +81,8 @@ export async function listOwnedRows<T extends OwnedTable>(
 
 /** A page with no search or filter, the common case: a prepared query per order and cursor use. */
 async function plainPage<T extends OwnedTable>(db: Executor, table: T, organizationId: string, page: PageRequest) {
-  const shape = `list_owned_${getTableName(table)}_${page.order}${page.after ? '_after' : ''}`;
-  const query = prepared(db, shape, () => {
-    const placeholderPage: PageRequest = { ...page, after: page.after ? { insertedAt: sql.placeholder('afterInsertedAt') as never, id: sql.placeholder('afterId') as never } : null };
-    const { where, orderBy } = keyset(table, placeholderPage);
+  const query = prepared(db, plainPageShape('list_owned', table, page), () => {
+    const { where, orderBy } = keyset(table, placeholderPage(page));
     return db
       .select()
       .from(table as PgTable)

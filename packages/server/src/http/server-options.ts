@@ -27,7 +27,9 @@ export function baseServerOptions(logLevel: string, bodyLimit: number): FastifyS
 export function installCommonHooks(app: FastifyInstance): void {
   app.setValidatorCompiler(validatorCompiler);
   installErrorHandling(app);
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request and needs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
 }
