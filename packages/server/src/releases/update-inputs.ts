@@ -12,7 +12,7 @@ import type { Executor } from '../db/connection';
 import { resourceIdFromPrn } from '../http/prn';
 import { chainAt } from './chain-cache';
 import type { ReleaseRow } from './chain-store';
-import { readCheckState } from './check-state';
+import { readCheckState, type CheckState } from './check-state';
 import type { DeviceRow } from './neighbours';
 import type { DeviceOverride, PhaseClaimState, ResolutionInput, ResolutionResult } from './resolution-types';
 import { resolveUpdate } from './resolution';
@@ -33,9 +33,10 @@ export interface LoadedCheck {
   overrides: BundleOverrideRow[];
 }
 
-export async function loadCheck(db: Executor, device: DeviceRow, reported: ReportedState, now: Date): Promise<LoadedCheck> {
+/** `state`: the device's check state when the caller read it with the device (check-state.ts). */
+export async function loadCheck(db: Executor, device: DeviceRow, reported: ReportedState, now: Date, state?: CheckState): Promise<LoadedCheck> {
   const org = device.organizationId;
-  const state = await readCheckState(db, device.id, device.cohortId);
+  state ??= await readCheckState(db, device.id, device.cohortId);
   const cached = device.cohortId === null ? null : await chainAt(db, device.cohortId, state.chainVersion);
   // Most devices have no override: their rows are read only when there are some.
   const overrides = state.overrideIds.length === 0 ? [] : await db.select().from(bundleOverrides).where(inArray(bundleOverrides.id, state.overrideIds));

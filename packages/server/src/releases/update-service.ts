@@ -22,6 +22,7 @@ import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
 import type { DeviceRow } from './neighbours';
 import { writeCheck, type ReportedUpdate } from './check-writes';
+import type { CheckState } from './check-state';
 import type { Claim } from './phase-claims';
 import type { ResolutionResult } from './resolution-types';
 import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './update-answers';
@@ -36,6 +37,8 @@ export interface CheckOptions {
   /** Who asked: the API key's actor prn, or the device's own prn on the device API. */
   actorPrn: string | null;
   now?: Date;
+  /** The device's check state read with its row (readDeviceWithCheckState); used by the first attempt only. */
+  state?: CheckState;
 }
 
 export interface UpdateCheck {
@@ -146,7 +149,7 @@ export async function checkForUpdate(platform: Platform, device: DeviceRow, repo
   // rather than loop (the state re-read after each loss almost always shows them full anyway).
   const lost = new Set<string>();
   for (let attempt = 1; ; attempt++) {
-    const loaded = await loadCheck(db, device, reported, now);
+    const loaded = await loadCheck(db, device, reported, now, attempt === 1 ? options.state : undefined);
     const fresh = loaded.input.phaseClaims;
     const input = { ...loaded.input, phaseClaims: (id: string) => (lost.has(id) ? { ...fresh(id), claimCount: Number.POSITIVE_INFINITY } : fresh(id)) };
     const result = await resolveWithLookups(db, input, device.target);
