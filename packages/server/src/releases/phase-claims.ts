@@ -1,17 +1,17 @@
 /**
  * Phase claims: a device's slot in a phased release, durable and safe with many server
  * processes. (release_id, device_id) is unique, so a device's claim is stable; the release's
- * phase_claim_count is the number of slots handed out, and it only grows through one
- * conditional UPDATE (`claim_count < slots`), which Postgres re-evaluates on the latest row
- * version under the row lock: concurrent claims from any number of processes can never push it
- * past the slots. A fractional phase counts against the cohort's size at claim time, read from
- * the trigger-kept cohort_device_counts (O(1) instead of counting the cohort's devices).
+ * phase_claim_count is the number of slots handed out, and it only moves inside the statement
+ * that holds the release row's lock and inserts the claim rows (claimBatchParts): the counter
+ * read under that lock is the latest, so concurrent claims from any number of processes can
+ * never push it past the slots. A fractional phase counts against the cohort's size at claim
+ * time, read from the trigger-kept cohort_device_counts (O(1) instead of counting the cohort).
  *
- * The check writes the claim row, that UPDATE and its events as ONE autocommit statement
- * (claimStatementParts, update-service.ts), so the counter's row lock is held only while that
- * statement finishes and commits, never across a client round trip: claims of one release queue
- * only behind each other's commit. A check whose state read already shows the phase full asks
- * for no claim at all (resolution.ts), so it takes no lock.
+ * The claims of the checks a process finishes together, their events and the rest of those
+ * checks' writes are ONE autocommit statement (check-writes.ts), so the counter's row lock is
+ * taken once per group and held only while that statement finishes and commits, never across a
+ * client round trip. A check whose state read already shows the phase full asks for no claim at
+ * all (resolution.ts), so it takes no lock.
  */
 import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
