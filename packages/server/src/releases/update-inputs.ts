@@ -12,8 +12,7 @@ import type { Executor } from '../db/connection';
 import { resourceIdFromPrn } from '../http/prn';
 import { chainAt } from './chain-cache';
 import type { ReleaseRow } from './chain-store';
-import { readCheckState, type CheckState } from './check-state';
-import type { DeviceRow } from './neighbours';
+import { readCheckState, type CheckDevice, type CheckState } from './check-state';
 import type { DeviceOverride, PhaseClaimState, ResolutionInput, ResolutionResult } from './resolution-types';
 import { resolveUpdate } from './resolution';
 
@@ -39,12 +38,12 @@ export interface LoadedCheck {
  */
 const NO_STATE: CheckState = { chainVersion: null, cohortDeviceCount: 0, claimCounts: new Map(), claimedReleaseIds: new Set(), overrideIds: [] };
 
-function needsState(device: DeviceRow): boolean {
+function needsState(device: CheckDevice): boolean {
   return !device.quarantined && device.cohortId !== null;
 }
 
 /** `state`: the device's check state when the caller read it with the device (check-state.ts). */
-export async function loadCheck(db: Executor, device: DeviceRow, reported: ReportedState, now: Date, state?: CheckState): Promise<LoadedCheck> {
+export async function loadCheck(db: Executor, device: CheckDevice, reported: ReportedState, now: Date, state?: CheckState): Promise<LoadedCheck> {
   const org = device.organizationId;
   state ??= needsState(device) ? await readCheckState(db, device.id, device.cohortId) : NO_STATE;
   const cached = device.cohortId === null ? null : await chainAt(db, device.cohortId, state.chainVersion);

@@ -20,9 +20,8 @@ import type { Database } from '../db/connection';
 import type { NewEvent } from '../events/service';
 import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
-import type { DeviceRow } from './neighbours';
+import type { CheckDevice, CheckState } from './check-state';
 import { writeCheck, type ReportedUpdate } from './check-writes';
-import type { CheckState } from './check-state';
 import type { Claim } from './phase-claims';
 import type { ResolutionResult } from './resolution-types';
 import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './update-answers';
@@ -58,7 +57,7 @@ const MAX_SLOT_RETRIES = 5;
  * Null when nothing changes (no write at all); else the device's new reported state and, when
  * the release or bundle changed, its `device.release_changed` event.
  */
-function reportedChange(device: DeviceRow, reported: ReportedState, actorPrn: string | null): { update: ReportedUpdate; event: NewEvent | null } | null {
+function reportedChange(device: CheckDevice, reported: ReportedState, actorPrn: string | null): { update: ReportedUpdate; event: NewEvent | null } | null {
   const next = { releasePrn: reported.releasePrn ?? null, bundlePrn: reported.bundlePrn ?? null, releaseVersion: reported.releaseVersion ?? null };
   const same = next.releasePrn === device.reportedReleasePrn && next.bundlePrn === device.reportedBundlePrn && next.releaseVersion === device.reportedReleaseVersion;
   if (same) return null;
@@ -84,7 +83,7 @@ function reportedChange(device: DeviceRow, reported: ReportedState, actorPrn: st
   };
 }
 
-function checkedData(device: DeviceRow, reported: ReportedState, result: ResolutionResult) {
+function checkedData(device: CheckDevice, reported: ReportedState, result: ResolutionResult) {
   const prn = (type: 'release' | 'bundle' | 'bundle_override', id: string | null) => (id === null ? null : resourcePrn(device.organizationId, type, id));
   return {
     device: resourcePrn(device.organizationId, 'device', device.id),
@@ -103,7 +102,7 @@ function checkedData(device: DeviceRow, reported: ReportedState, result: Resolut
  * its `device.release_changed`, their webhook outbox rows, and with a claim the claim row, its
  * slot and `device.claimed_release`, all kept only when the slot is granted (SlotRefused when not).
  */
-async function recordCheck(db: Database, device: DeviceRow, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<void> {
+async function recordCheck(db: Database, device: CheckDevice, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<void> {
   const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
   const checked: NewEvent = {
     organizationId: device.organizationId,
@@ -135,14 +134,14 @@ async function recordCheck(db: Database, device: DeviceRow, reported: ReportedSt
 }
 
 /** The claim resolution asks for, with the phase value it decided with. */
-function claimOf(device: DeviceRow, loaded: LoadedCheck, result: ResolutionResult): Claim | null {
+function claimOf(device: CheckDevice, loaded: LoadedCheck, result: ResolutionResult): Claim | null {
   if (result.claim === null || device.cohortId === null) return null;
   const releaseId = result.claim.releaseId;
   const phaseValue = loaded.input.chain.find((release) => release.id === releaseId)?.phaseValue ?? null;
   return { releaseId, deviceId: device.id, cohortId: device.cohortId, organizationId: device.organizationId, phaseValue };
 }
 
-export async function checkForUpdate(platform: Platform, device: DeviceRow, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
+export async function checkForUpdate(platform: Platform, device: CheckDevice, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
   const { db } = platform;
   const now = options.now ?? new Date();
   // Releases whose slot this check lost MAX_SLOT_RETRIES times: it answers as if they were full
@@ -175,7 +174,7 @@ export async function checkForUpdate(platform: Platform, device: DeviceRow, repo
  * Why the device gets what it gets, step by step. Read-only: it takes no claim and records no
  * event, so "phase_slot_available" means a check now would take a slot.
  */
-export async function explainUpdate(platform: Platform, device: DeviceRow, reported: ReportedState, now = new Date()) {
+export async function explainUpdate(platform: Platform, device: CheckDevice, reported: ReportedState, now = new Date()) {
   const loaded = await loadCheck(platform.db, device, reported, now);
   const result = await resolveWithLookups(platform.db, loaded.input, device.target);
   return {
