@@ -9,9 +9,9 @@
  * One statement (no transaction round trips), shared with the checks finishing at the same time
  * (check-writes.ts), writes the phase claim (if one is due), its events, their webhook outbox rows
  * and the write of the reported state, so a claim exists exactly when `device.claimed_release`
- * does (recordCheck). Bundle signing state and manifests
- * come from a short-lived snapshot (binaries/manifest.ts, staleness <= 1 s for a bundle that
- * stops being distributable; one that becomes distributable is seen at once).
+ * does (recordCheck). Bundle signing state and manifests come from a short-lived snapshot
+ * (binaries/manifest.ts, staleness <= 1 s for a bundle that stops being distributable; one that
+ * becomes distributable is seen at once).
  * Events (api-contract.md section 6): `device.checked_for_release` on every check,
  * `device.claimed_release` when a slot is taken, `device.release_changed` when `write` changes
  * the device's reported release or bundle.
