@@ -57,10 +57,16 @@ export async function recordEvent(tx: Executor, event: NewEvent): Promise<EventR
 export interface OneStatementOptions {
   /** Data-modifying statements that run with the events (e.g. the device update they describe). */
   also?: readonly SQL[];
-  /** Named CTEs the events' `when` and `guard` refer to; they come first in the statement. */
-  ctes?: readonly { name: string; sql: SQL }[];
-  /** A boolean expression evaluated once by the statement, typically one that raises to abort it. */
-  guard?: SQL;
+  /**
+   * Named CTEs the events' `when` and `select` refer to; they come first in the statement.
+   * `materialized` keeps PostgreSQL from folding one into its reader (a locking read must run once).
+   */
+  ctes?: readonly { name: string; sql: SQL; materialized?: boolean }[];
+  /**
+   * The statement's answer (e.g. which conditional writes of `ctes` happened): with it, the
+   * events insert becomes one more data-modifying CTE and this query's rows are returned.
+   */
+  select?: SQL;
 }
 
 /**
@@ -70,28 +76,28 @@ export interface OneStatementOptions {
  * nothing else to write need no transaction (no BEGIN/COMMIT round trips): the hot update check
  * records `device.checked_for_release` this way. Falls back to recordEvent (in a transaction
  * when `db` is not one already) when a hook has no statement form for these events and the
- * caller used neither `ctes`, `guard` nor conditional events (those must be one statement).
+ * caller used neither `ctes`, `select` nor conditional events (those must be one statement).
  */
-export async function recordEventsInOneStatement(db: Executor, list: readonly (NewEvent & { when?: SQL })[], options: OneStatementOptions = {}): Promise<void> {
+export async function recordEventsInOneStatement(db: Executor, list: readonly (NewEvent & { when?: SQL })[], options: OneStatementOptions = {}): Promise<unknown[]> {
   const also = options.also ?? [];
-  if (list.length === 0 && also.length === 0 && !options.ctes?.length) return;
+  if (list.length === 0 && also.length === 0 && !options.ctes?.length) return [];
   const pending: PendingEvent[] = list.map((event) => ({ ...event, id: randomUUID() }));
-  const ctes: SQL[] = [...(options.ctes ?? []).map((cte) => sql`${sql.identifier(cte.name)} as (${cte.sql})`)];
+  const ctes: SQL[] = [...(options.ctes ?? []).map((cte) => sql`${sql.identifier(cte.name)} as ${cte.materialized ? sql`materialized ` : sql``}(${cte.sql})`)];
   also.forEach((statement, i) => ctes.push(sql`${sql.raw(`also${i}`)} as (${statement})`));
-  const simple = !options.ctes?.length && !options.guard && pending.every((event) => !event.when);
+  const simple = !options.ctes?.length && !options.select && pending.every((event) => !event.when);
   let hookIndex = 0;
   for (const { statement } of transactionHooks) {
     const fragment = statement ? statement(pending) : undefined;
     if (fragment === undefined) {
-      if (simple) return recordEventsOneByOne(db, list, also);
+      if (simple) return recordEventsOneByOne(db, list, also).then(() => []);
       throw new Error('recordEventsInOneStatement: an event hook has no statement form for these events');
     }
     if (fragment !== null) ctes.push(sql`${sql.raw(`hook${hookIndex++}`)} as (${fragment})`);
   }
-  const withClause = ctes.length === 0 ? sql`` : sql`with ${sql.join(ctes, sql`, `)} `;
+  const withClause = (all: SQL[]) => (all.length === 0 ? sql`` : sql`with ${sql.join(all, sql`, `)} `);
+  const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;
   if (pending.length === 0) {
-    await db.execute(sql`${withClause}select ${options.guard ?? sql`true`}`);
-    return;
+    return rowsOf(await db.execute(sql`${withClause(ctes)}${options.select ?? sql`select true`}`));
   }
   const values = sql.join(
     pending.map(
@@ -99,10 +105,12 @@ export async function recordEventsInOneStatement(db: Executor, list: readonly (N
     ),
     sql`, `,
   );
-  await db.execute(sql`${withClause}insert into ${events} (id, organization_id, type, subtype, actor_prn, resource_prn, data)
+  const insert = sql`insert into ${events} (id, organization_id, type, subtype, actor_prn, resource_prn, data)
     select v.id, v.organization_id, v.type, v.subtype, v.actor_prn, v.resource_prn, v.data
     from (values ${values}) as v(id, organization_id, type, subtype, actor_prn, resource_prn, data, keep)
-    where v.keep and ${options.guard ?? sql`true`}`);
+    where v.keep`;
+  if (!options.select) return rowsOf(await db.execute(sql`${withClause(ctes)}${insert}`));
+  return rowsOf(await db.execute(sql`${withClause([...ctes, sql`recorded_events as (${insert})`])}${options.select}`));
 }
 
 async function recordEventsOneByOne(db: Executor, list: readonly NewEvent[], also: readonly SQL[]): Promise<void> {

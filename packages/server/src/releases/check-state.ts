@@ -4,10 +4,9 @@
  * live claim counter of the cohort's phased release, the device's claims and the ids of its
  * bundle overrides. Everything else (the chain itself) comes from memory.
  */
-import { sql } from 'drizzle-orm';
-import { bundleOverrideDevices } from '../bundle-overrides/schema';
+import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
-import { cohortDeviceCounts, phaseClaims, releaseChainVersions, releases } from './schema';
+import type { DeviceRow } from './neighbours';
 
 export interface CheckState {
   chainVersion: number | null;
@@ -19,52 +18,58 @@ export interface CheckState {
   overrideIds: string[];
 }
 
-interface Row {
-  chain_version: number | null;
-  cohort_device_count: number | string | null;
-  phased: { id: string; claims: number }[] | null;
-  claimed: string[] | null;
-  overrides: string[] | null;
-}
-
 /**
- * Prepared once per executor (http/owned-rows.ts does the same): every check runs this query, and
- * with placeholders PostgreSQL plans it once per connection instead of once per check.
+ * Two named statements, each planned once per connection (db/array-rows.ts): the state alone for
+ * a device already loaded (the device API authenticated it), and the device's fields an update
+ * check uses with its state for the admin API, which starts from a prn: one round trip.
  */
-interface Prepared {
-  execute(values: Record<string, unknown>): Promise<unknown>;
+function stateColumns(deviceId: string, cohortId: string): string {
+  return `(select version from release_chain_versions where cohort_id = ${cohortId}),
+    (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = ${cohortId}),
+    (select json_agg(json_build_object('id', id, 'claims', phase_claim_count)) from releases where cohort_id = ${cohortId} and phase_value is distinct from 1),
+    (select json_agg(release_id) from phase_claims where device_id = ${deviceId}),
+    (select json_agg(bundle_override_id) from bundle_override_devices where device_id = ${deviceId})`;
 }
-const preparedByExecutor = new WeakMap<object, Prepared>();
 
-function preparedCheckState(db: Executor): Prepared {
-  let query = preparedByExecutor.get(db);
-  if (!query) {
-    const cohortId = sql`${sql.placeholder('cohortId')}::uuid`;
-    const deviceId = sql`${sql.placeholder('deviceId')}::uuid`;
-    query = db
-      .select({
-        chain_version: sql`(select ${releaseChainVersions.version} from ${releaseChainVersions} where ${releaseChainVersions.cohortId} = ${cohortId})`,
-        cohort_device_count: sql`(select coalesce(sum(${cohortDeviceCounts.deviceCount}), 0) from ${cohortDeviceCounts} where ${cohortDeviceCounts.cohortId} = ${cohortId})`,
-        phased: sql`(select json_agg(json_build_object('id', ${releases.id}, 'claims', ${releases.phaseClaimCount})) from ${releases}
-          where ${releases.cohortId} = ${cohortId} and ${releases.phaseValue} is distinct from 1)`,
-        claimed: sql`(select json_agg(${phaseClaims.releaseId}) from ${phaseClaims} where ${phaseClaims.deviceId} = ${deviceId})`,
-        overrides: sql`(select json_agg(${bundleOverrideDevices.bundleOverrideId}) from ${bundleOverrideDevices} where ${bundleOverrideDevices.deviceId} = ${deviceId})`,
-      })
-      .from(sql`(select 1) as one`)
-      .prepare('release_check_state') as unknown as Prepared;
-    preparedByExecutor.set(db, query);
-  }
-  return query;
+const STATE_ALONE = `select ${stateColumns('$1::uuid', '$2::uuid')}`;
+
+/** The device fields an update check reads (CheckDevice), then the state columns. */
+const DEVICE_COLUMNS = 'd.id, d.organization_id, d.cohort_id, d.quarantined, d.tags, d.target, d.reported_release_prn, d.reported_bundle_prn, d.reported_release_version';
+const DEVICE_WITH_STATE = `select ${DEVICE_COLUMNS}, ${stateColumns('d.id', 'd.cohort_id')}
+  from devices d where d.id = $1::uuid and d.organization_id = $2::uuid`;
+const DEVICE_COLUMN_COUNT = 9;
+
+/** What an update check needs of a device (the device API passes its whole row). */
+export type CheckDevice = Pick<
+  DeviceRow,
+  'id' | 'organizationId' | 'cohortId' | 'quarantined' | 'tags' | 'target' | 'reportedReleasePrn' | 'reportedBundlePrn' | 'reportedReleaseVersion'
+>;
+
+type StateCells = [number | null, number | string | null, { id: string; claims: number }[] | null, string[] | null, string[] | null];
+
+function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides]: StateCells): CheckState {
+  return {
+    chainVersion: chainVersion === null ? null : Number(chainVersion),
+    cohortDeviceCount: Number(cohortDeviceCount ?? 0),
+    claimCounts: new Map((phased ?? []).map((p) => [p.id, p.claims])),
+    claimedReleaseIds: new Set(claimed ?? []),
+    overrideIds: overrides ?? [],
+  };
 }
 
 export async function readCheckState(db: Executor, deviceId: string, cohortId: string | null): Promise<CheckState> {
   // A device outside any cohort has no chain: the cohort parts answer null for a null cohort.
-  const [row] = (await preparedCheckState(db).execute({ deviceId, cohortId })) as Row[];
-  return {
-    chainVersion: row.chain_version === null ? null : Number(row.chain_version),
-    cohortDeviceCount: Number(row.cohort_device_count ?? 0),
-    claimCounts: new Map((row.phased ?? []).map((p) => [p.id, p.claims])),
-    claimedReleaseIds: new Set(row.claimed ?? []),
-    overrideIds: row.overrides ?? [],
-  };
+  const [row] = await queryArrayRows(db, 'release_check_state', STATE_ALONE, [deviceId, cohortId]);
+  return stateOf(row as StateCells);
+}
+
+/** The device of the organization with its check state; null when there is no such device. */
+export async function readDeviceWithCheckState(db: Executor, organizationId: string, deviceId: string): Promise<{ device: CheckDevice; state: CheckState } | null> {
+  const [row] = await queryArrayRows(db, 'release_device_check_state', DEVICE_WITH_STATE, [deviceId, organizationId]);
+  if (!row) return null;
+  const [id, orgId, cohortId, quarantined, tags, target, reportedReleasePrn, reportedBundlePrn, reportedReleaseVersion] = row as [
+    string, string, string | null, boolean, string[] | null, string | null, string | null, string | null, string | null,
+  ];
+  const device: CheckDevice = { id, organizationId: orgId, cohortId, quarantined, tags, target, reportedReleasePrn, reportedBundlePrn, reportedReleaseVersion };
+  return { device, state: stateOf(row.slice(DEVICE_COLUMN_COUNT) as StateCells) };
 }

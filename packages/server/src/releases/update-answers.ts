@@ -15,7 +15,7 @@ import { eq } from 'drizzle-orm';
 import { manifestForBundleCached, type ManifestEntry } from '../binaries/manifest';
 import type { LoadedCheck } from './update-inputs';
 import type { ResolutionResult } from './resolution-types';
-import type { DeviceRow } from './neighbours';
+import type { CheckDevice } from './check-state';
 import { releaseToWire, withPrevious } from './wire';
 
 export const UPDATE_EXPANSIONS = ['source_type', 'release', 'bundle', 'bundle_override', 'cohort', 'manifest'] as const;
@@ -27,12 +27,12 @@ function sourcePrn(organizationId: string, result: ResolutionResult): string | n
   return null;
 }
 
-async function manifestOf(db: Executor, platform: Platform, device: DeviceRow, result: ResolutionResult): Promise<ManifestEntry[] | null> {
+async function manifestOf(db: Executor, platform: Platform, device: CheckDevice, result: ResolutionResult): Promise<ManifestEntry[] | null> {
   if (result.status !== 'update' || result.bundleId === null) return null;
   return manifestForBundleCached(db, platform, device.organizationId, result.bundleId, device.target);
 }
 
-export async function adminAnswer(db: Executor, platform: Platform, device: DeviceRow, result: ResolutionResult) {
+export async function adminAnswer(db: Executor, platform: Platform, device: CheckDevice, result: ResolutionResult) {
   return {
     status: result.status,
     source_type: result.sourceType,
@@ -53,7 +53,7 @@ async function bundleWire(db: Executor, bundleId: string) {
 }
 
 /** Only the expansions asked for are loaded; an absent source answers null for each. */
-export async function deviceAnswer(db: Executor, platform: Platform, device: DeviceRow, loaded: LoadedCheck, result: ResolutionResult, expand: ReadonlySet<UpdateExpansion>) {
+export async function deviceAnswer(db: Executor, platform: Platform, device: CheckDevice, loaded: LoadedCheck, result: ResolutionResult, expand: ReadonlySet<UpdateExpansion>) {
   const answer: Record<string, unknown> = { status: result.status };
   if (expand.has('source_type')) answer.source_type = result.sourceType;
   if (expand.has('release')) {

@@ -12,8 +12,7 @@ import type { Executor } from '../db/connection';
 import { resourceIdFromPrn } from '../http/prn';
 import { chainAt } from './chain-cache';
 import type { ReleaseRow } from './chain-store';
-import { readCheckState } from './check-state';
-import type { DeviceRow } from './neighbours';
+import { readCheckState, type CheckDevice, type CheckState } from './check-state';
 import type { DeviceOverride, PhaseClaimState, ResolutionInput, ResolutionResult } from './resolution-types';
 import { resolveUpdate } from './resolution';
 
@@ -33,9 +32,20 @@ export interface LoadedCheck {
   overrides: BundleOverrideRow[];
 }
 
-export async function loadCheck(db: Executor, device: DeviceRow, reported: ReportedState, now: Date): Promise<LoadedCheck> {
+/**
+ * Resolution answers a quarantined device or one outside any cohort before it looks at overrides,
+ * the chain or claims (resolution.ts, api-contract.md section 5): such a device needs no state read.
+ */
+const NO_STATE: CheckState = { chainVersion: null, cohortDeviceCount: 0, claimCounts: new Map(), claimedReleaseIds: new Set(), overrideIds: [] };
+
+function needsState(device: CheckDevice): boolean {
+  return !device.quarantined && device.cohortId !== null;
+}
+
+/** `state`: the device's check state when the caller read it with the device (check-state.ts). */
+export async function loadCheck(db: Executor, device: CheckDevice, reported: ReportedState, now: Date, state?: CheckState): Promise<LoadedCheck> {
   const org = device.organizationId;
-  const state = await readCheckState(db, device.id, device.cohortId);
+  state ??= needsState(device) ? await readCheckState(db, device.id, device.cohortId) : NO_STATE;
   const cached = device.cohortId === null ? null : await chainAt(db, device.cohortId, state.chainVersion);
   // Most devices have no override: their rows are read only when there are some.
   const overrides = state.overrideIds.length === 0 ? [] : await db.select().from(bundleOverrides).where(inArray(bundleOverrides.id, state.overrideIds));

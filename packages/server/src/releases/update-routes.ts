@@ -2,8 +2,10 @@
 import { Type } from 'typebox';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
-import { ApiError, validationError } from '../http/errors';
+import { ApiError, notFound, validationError } from '../http/errors';
+import { resourceIdFromPrn } from '../http/prn';
 import { Nullable, Prn, PrnParams, STANDARD_ERRORS } from '../http/schemas';
+import { readDeviceWithCheckState } from './check-state';
 import { getDevice } from './neighbours';
 import { checkForUpdate, explainUpdate } from './update-service';
 
@@ -80,8 +82,11 @@ export const updateRoutes: ContextRoutes = (app, platform) => {
       if (!body.release_prn && !body.bundle_prn && !body.release_version) {
         throw validationError(['release_prn', 'bundle_prn', 'release_version'].map((field) => ({ field, reason: 'one_of_required' })));
       }
-      const device = await getDevice(platform.db, actor, request.params.prn);
-      const check = await checkForUpdate(platform, device, reportedOf(body), { write: body.write ?? false, actorPrn: actor.prn });
+      // The device and its check state in one round trip; a prn of another type or organization finds nothing.
+      const deviceId = resourceIdFromPrn(request.params.prn, 'device', actor.organizationId);
+      const found = deviceId === null ? null : await readDeviceWithCheckState(platform.db, actor.organizationId, deviceId);
+      if (!found) throw notFound('device', request.params.prn);
+      const check = await checkForUpdate(platform, found.device, reportedOf(body), { write: body.write ?? false, actorPrn: actor.prn, state: found.state });
       return check.adminAnswer();
     },
   });

@@ -6,23 +6,23 @@
  *                                      { write: true, actorPrn: devicePrn });
  *   reply.send(await check.deviceAnswer(expand));   // or check.adminAnswer()
  *
- * One statement per check (no transaction round trips) writes the phase claim (if one is due),
- * its events, their webhook outbox rows and the write of the reported state, so a claim exists
- * exactly when `device.claimed_release` does (recordCheck). Bundle signing state and manifests
- * come from a short-lived snapshot (binaries/manifest.ts, staleness <= 1 s for a bundle that
- * stops being distributable; one that becomes distributable is seen at once).
+ * One statement (no transaction round trips), shared with the checks finishing at the same time
+ * (check-writes.ts), writes the phase claim (if one is due), its events, their webhook outbox rows
+ * and the write of the reported state, so a claim exists exactly when `device.claimed_release`
+ * does (recordCheck). Bundle signing state and manifests come from a short-lived snapshot
+ * (binaries/manifest.ts, staleness <= 1 s for a bundle that stops being distributable; one that
+ * becomes distributable is seen at once).
  * Events (api-contract.md section 6): `device.checked_for_release` on every check,
  * `device.claimed_release` when a slot is taken, `device.release_changed` when `write` changes
  * the device's reported release or bundle.
  */
-import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/connection';
-import { devices } from '../devices/schema';
-import { recordEventsInOneStatement, type NewEvent } from '../events/service';
+import type { NewEvent } from '../events/service';
 import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
-import type { DeviceRow } from './neighbours';
-import { claimStatementParts, isSlotRefused, type Claim } from './phase-claims';
+import type { CheckDevice, CheckState } from './check-state';
+import { writeCheck, type ReportedUpdate } from './check-writes';
+import type { Claim } from './phase-claims';
 import type { ResolutionResult } from './resolution-types';
 import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './update-answers';
 import { loadCheck, resolveWithLookups, type LoadedCheck, type ReportedState } from './update-inputs';
@@ -36,6 +36,8 @@ export interface CheckOptions {
   /** Who asked: the API key's actor prn, or the device's own prn on the device API. */
   actorPrn: string | null;
   now?: Date;
+  /** The device's check state read with its row (readDeviceWithCheckState); used by the first attempt only. */
+  state?: CheckState;
 }
 
 export interface UpdateCheck {
@@ -44,7 +46,7 @@ export interface UpdateCheck {
   deviceAnswer(expand: ReadonlySet<UpdateExpansion>): Promise<Record<string, unknown>>;
 }
 
-/** Thrown inside the check's transaction to roll it back when the slot it counted on is gone. */
+/** The slot the check counted on is gone (nothing of the check was written): resolve again. */
 class SlotRefused extends Error {}
 
 /** Resolutions that wanted a slot the phase no longer had; past this the release counts as full. */
@@ -52,16 +54,15 @@ const MAX_SLOT_RETRIES = 5;
 
 /**
  * `write`: the device now reports exactly what this check said (absent values become null).
- * Null when nothing changes; else the device update (as SQL, so it joins the events' statement)
- * and, when the release or bundle changed, its `device.release_changed` event.
+ * Null when nothing changes (no write at all); else the device's new reported state and, when
+ * the release or bundle changed, its `device.release_changed` event.
  */
-function reportedChange(device: DeviceRow, reported: ReportedState, actorPrn: string | null): { update: SQL; event: NewEvent | null } | null {
-  const next = { reportedReleasePrn: reported.releasePrn ?? null, reportedBundlePrn: reported.bundlePrn ?? null, reportedReleaseVersion: reported.releaseVersion ?? null };
-  const same =
-    next.reportedReleasePrn === device.reportedReleasePrn && next.reportedBundlePrn === device.reportedBundlePrn && next.reportedReleaseVersion === device.reportedReleaseVersion;
+function reportedChange(device: CheckDevice, reported: ReportedState, actorPrn: string | null): { update: ReportedUpdate; event: NewEvent | null } | null {
+  const next = { releasePrn: reported.releasePrn ?? null, bundlePrn: reported.bundlePrn ?? null, releaseVersion: reported.releaseVersion ?? null };
+  const same = next.releasePrn === device.reportedReleasePrn && next.bundlePrn === device.reportedBundlePrn && next.releaseVersion === device.reportedReleaseVersion;
   if (same) return null;
-  const update = sql`update ${devices} set reported_release_prn = ${next.reportedReleasePrn}, reported_bundle_prn = ${next.reportedBundlePrn}, reported_release_version = ${next.reportedReleaseVersion}, updated_at = now() where id = ${device.id}`;
-  if (next.reportedReleasePrn === device.reportedReleasePrn && next.reportedBundlePrn === device.reportedBundlePrn) return { update, event: null };
+  const update = { deviceId: device.id, ...next };
+  if (next.releasePrn === device.reportedReleasePrn && next.bundlePrn === device.reportedBundlePrn) return { update, event: null };
   const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
   return {
     update,
@@ -74,15 +75,15 @@ function reportedChange(device: DeviceRow, reported: ReportedState, actorPrn: st
       data: {
         device: devicePrn,
         from_release: device.reportedReleasePrn,
-        to_release: next.reportedReleasePrn,
+        to_release: next.releasePrn,
         from_bundle: device.reportedBundlePrn,
-        to_bundle: next.reportedBundlePrn,
+        to_bundle: next.bundlePrn,
       },
     },
   };
 }
 
-function checkedData(device: DeviceRow, reported: ReportedState, result: ResolutionResult) {
+function checkedData(device: CheckDevice, reported: ReportedState, result: ResolutionResult) {
   const prn = (type: 'release' | 'bundle' | 'bundle_override', id: string | null) => (id === null ? null : resourcePrn(device.organizationId, type, id));
   return {
     device: resourcePrn(device.organizationId, 'device', device.id),
@@ -96,15 +97,12 @@ function checkedData(device: DeviceRow, reported: ReportedState, result: Resolut
 }
 
 /**
- * The check's writes, always ONE statement in autocommit (events/service.ts
- * recordEventsInOneStatement), so no BEGIN/COMMIT round trips: `device.checked_for_release`,
- * the `write` of the reported state and its `device.release_changed`, their webhook outbox rows,
- * and with a claim the claim row, its slot and `device.claimed_release` (phase-claims.ts
- * claimStatementParts). The statement is atomic, so a claim exists exactly when its event and
- * slot do; the counter's row lock is held only from the slot's update to that statement's commit,
- * never across a client round trip. A refused slot aborts the statement (SlotRefused).
+ * The check's writes (check-writes.ts: one autocommit statement, shared with the checks that
+ * finish at the same time): `device.checked_for_release`, the `write` of the reported state and
+ * its `device.release_changed`, their webhook outbox rows, and with a claim the claim row, its
+ * slot and `device.claimed_release`, all kept only when the slot is granted (SlotRefused when not).
  */
-async function recordCheck(db: Database, device: DeviceRow, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<void> {
+async function recordCheck(db: Database, device: CheckDevice, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<void> {
   const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
   const checked: NewEvent = {
     organizationId: device.organizationId,
@@ -115,44 +113,42 @@ async function recordCheck(db: Database, device: DeviceRow, reported: ReportedSt
     data: checkedData(device, reported, result),
   };
   const change = options.write ? reportedChange(device, reported, options.actorPrn) : null;
-  const also = change ? [change.update] : [];
-  const after = change?.event ? [change.event] : [];
-  if (claim === null) return recordEventsInOneStatement(db, [checked, ...after], { also });
-  const parts = claimStatementParts(claim);
-  if (parts === null) throw new SlotRefused();
-  const claimed = {
-    organizationId: device.organizationId,
-    type: 'device' as const,
-    subtype: 'claimed_release',
-    actorPrn: options.actorPrn,
-    resourcePrn: devicePrn,
-    data: { device: devicePrn, release: resourcePrn(device.organizationId, 'release', claim.releaseId), cohort: resourcePrn(device.organizationId, 'cohort', claim.cohortId) },
-    when: parts.claimed,
-  };
-  try {
-    await recordEventsInOneStatement(db, [claimed, checked, ...after], { also, ctes: parts.ctes, guard: parts.guard });
-  } catch (error) {
-    if (isSlotRefused(error)) throw new SlotRefused();
-    throw error;
-  }
+  const claimed: NewEvent | null =
+    claim === null
+      ? null
+      : {
+          organizationId: device.organizationId,
+          type: 'device',
+          subtype: 'claimed_release',
+          actorPrn: options.actorPrn,
+          resourcePrn: devicePrn,
+          data: { device: devicePrn, release: resourcePrn(device.organizationId, 'release', claim.releaseId), cohort: resourcePrn(device.organizationId, 'cohort', claim.cohortId) },
+        };
+  const outcome = await writeCheck(db, {
+    deviceId: device.id,
+    events: change?.event ? [checked, change.event] : [checked],
+    deviceUpdate: change?.update ?? null,
+    claim: claim && claimed ? { claim, event: claimed } : null,
+  });
+  if (outcome === 'slot_refused') throw new SlotRefused();
 }
 
 /** The claim resolution asks for, with the phase value it decided with. */
-function claimOf(device: DeviceRow, loaded: LoadedCheck, result: ResolutionResult): Claim | null {
+function claimOf(device: CheckDevice, loaded: LoadedCheck, result: ResolutionResult): Claim | null {
   if (result.claim === null || device.cohortId === null) return null;
   const releaseId = result.claim.releaseId;
   const phaseValue = loaded.input.chain.find((release) => release.id === releaseId)?.phaseValue ?? null;
   return { releaseId, deviceId: device.id, cohortId: device.cohortId, organizationId: device.organizationId, phaseValue };
 }
 
-export async function checkForUpdate(platform: Platform, device: DeviceRow, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
+export async function checkForUpdate(platform: Platform, device: CheckDevice, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
   const { db } = platform;
   const now = options.now ?? new Date();
   // Releases whose slot this check lost MAX_SLOT_RETRIES times: it answers as if they were full
   // rather than loop (the state re-read after each loss almost always shows them full anyway).
   const lost = new Set<string>();
   for (let attempt = 1; ; attempt++) {
-    const loaded = await loadCheck(db, device, reported, now);
+    const loaded = await loadCheck(db, device, reported, now, attempt === 1 ? options.state : undefined);
     const fresh = loaded.input.phaseClaims;
     const input = { ...loaded.input, phaseClaims: (id: string) => (lost.has(id) ? { ...fresh(id), claimCount: Number.POSITIVE_INFINITY } : fresh(id)) };
     const result = await resolveWithLookups(db, input, device.target);
@@ -178,7 +174,7 @@ export async function checkForUpdate(platform: Platform, device: DeviceRow, repo
  * Why the device gets what it gets, step by step. Read-only: it takes no claim and records no
  * event, so "phase_slot_available" means a check now would take a slot.
  */
-export async function explainUpdate(platform: Platform, device: DeviceRow, reported: ReportedState, now = new Date()) {
+export async function explainUpdate(platform: Platform, device: CheckDevice, reported: ReportedState, now = new Date()) {
   const loaded = await loadCheck(platform.db, device, reported, now);
   const result = await resolveWithLookups(platform.db, loaded.input, device.target);
   return {
