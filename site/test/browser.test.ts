@@ -294,15 +294,24 @@ describe('crash page', () => {
   });
 
   it('reloads the page fully when a route chunk fails to load', async () => {
-    const page = await fresh();
+    // A context of its own: the shared one's HTTP cache may already hold the next page's chunks
+    // from earlier tests, and a chunk served from cache never fails.
+    const isolated = await browser.newContext();
+    let deployed = false;
+    await isolated.route('**/assets/js/**', (route) => {
+      // Prefetches are refused from the start for the same reason; once "a new deployment" has
+      // happened, every script request fails, like chunks removed from the server.
+      if (deployed || route.request().resourceType() !== 'script') return route.abort();
+      return route.continue();
+    });
+    const page = await isolated.newPage();
     await page.goto(`${server.url}/overview`);
     await hydrated(page);
-    // From here on every script request fails, like chunks removed by a new deployment.
-    await page.route('**/assets/js/**', (route) => route.abort());
+    deployed = true;
     const reload = page.waitForRequest((req) => req.isNavigationRequest() && new URL(req.url()).pathname === '/policies');
     await page.locator('footer a[href="/policies"]').click();
     await reload;
-    await page.close();
+    await isolated.close();
   });
 });
 
