@@ -7,7 +7,7 @@
 import { X509Certificate } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
-import { prepared } from '../http/owned-rows';
+import { prepared } from '../http/prepared-queries';
 import { resourcePrn } from '../http/prn';
 import type { CaLookupKey, FindCaCandidates, RegisteredCa } from './chain';
 import { caCertificates, type JitpSettings } from './schema';

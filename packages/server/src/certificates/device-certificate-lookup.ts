@@ -4,7 +4,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
-import { prepared } from '../http/owned-rows';
+import { prepared } from '../http/prepared-queries';
 import { devices } from '../devices/schema';
 import { caCertificates, deviceCertificates } from './schema';
 

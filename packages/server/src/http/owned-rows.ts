@@ -8,13 +8,9 @@ import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/connection';
 import { invalidField, notFound } from './errors';
 import { prepared } from './prepared-queries';
-
 import { combine, keyset, pageRequest, toPage, type ListQuery, type PageRequest } from './pagination';
 import { resourceIdFromPrn, type PrnType } from './prn';
 import { searchCondition, type SearchFields } from './search';
-
-// Other contexts' lookups (certificates) take the shared prepared-query cache from here.
-export { prepared, type Prepared } from './prepared-queries';
 
 export type OwnedTable = PgTable & { id: PgColumn; organizationId: PgColumn; insertedAt: PgColumn };
 
