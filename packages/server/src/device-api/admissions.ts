@@ -16,8 +16,10 @@
  * trip and, when anything is written, one commit per group, and each caller still waits for it.
  */
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
 import { caCertificates, deviceCertificates } from '../certificates/schema';
+import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { LAST_CONNECTED_INTERVAL_MS } from '../devices/last-connected';
@@ -44,24 +46,51 @@ export type AdmissionRefusal = 'certificate_not_registered' | 'device_is_archive
 export type AdmissionResult = { admitted: true; device: DeviceRow } | { admitted: false; reason: AdmissionRefusal; device: DeviceRow | null };
 
 const DEVICE_COLUMNS = Object.entries(getTableColumns(devices));
-const DEVICE_SELECTION = sql.raw(DEVICE_COLUMNS.map(([, column]) => `d.${column.name}`).join(', '));
+// Timestamps as PostgreSQL's text (what drizzle's string-mode columns hold), whichever path reads them.
+const DEVICE_SELECTION = sql.raw(
+  DEVICE_COLUMNS.map(([, column]) => (column.getSQLType().startsWith('timestamp') ? `d.${column.name}::text as ${column.name}` : `d.${column.name}`)).join(', '),
+);
+const FACTS = ['certificate_registered', 'ca_vouches'] as const;
 
-/** Each admission's device row and the facts that decide it, as of the statement's snapshot. */
-function checksOf(group: readonly Admission[]): SQL {
-  const column = <T>(pick: (admission: Admission, index: number) => T) => sql.param(group.map(pick));
+/**
+ * Each admission's device row and the facts that decide it, as of the statement's snapshot. The
+ * admissions come as five arrays (`params`), so the text is the same for any group size.
+ */
+function checksQuery(params: readonly [SQL, SQL, SQL, SQL, SQL]): SQL {
+  const [admissions, deviceIds, organizationIds, fingerprints, caIds] = params;
   return sql`
     select v.admission, ${DEVICE_SELECTION},
-      exists (select 1 from ${deviceCertificates} dc where dc.fingerprint = v.fingerprint and dc.device_id = v.device_id) as certificate_registered,
-      (v.ca_id is null or (exists (select 1 from ${caCertificates} c where c.id = v.ca_id) and d.organization_id = v.organization_id)) as ca_vouches
-    from unnest(${column((_, i) => i)}::int[], ${column((a) => a.deviceId)}::uuid[], ${column((a) => a.organizationId)}::uuid[],
-                ${column((a) => a.fingerprint)}::text[], ${column((a) => a.caId)}::uuid[])
+      exists (select 1 from ${deviceCertificates} dc where dc.fingerprint = v.fingerprint and dc.device_id = v.device_id) as ${sql.raw(FACTS[0])},
+      (v.ca_id is null or (exists (select 1 from ${caCertificates} c where c.id = v.ca_id) and d.organization_id = v.organization_id)) as ${sql.raw(FACTS[1])}
+    from unnest(${admissions}::int[], ${deviceIds}::uuid[], ${organizationIds}::uuid[], ${fingerprints}::text[], ${caIds}::uuid[])
       as v(admission, device_id, organization_id, fingerprint, ca_id)
     left join ${devices} d on d.id = v.device_id`;
+}
+
+function paramsOf(group: readonly Admission[]): unknown[] {
+  return [group.map((_, i) => i), group.map((a) => a.deviceId), group.map((a) => a.organizationId), group.map((a) => a.fingerprint), group.map((a) => a.caId)];
+}
+
+const checksOf = (group: readonly Admission[]) => checksQuery(paramsOf(group).map((values) => sql.param(values)) as unknown as [SQL, SQL, SQL, SQL, SQL]);
+
+/** The read-only form (later requests on open connections): a named statement, planned once per database connection. */
+const READMIT = {
+  name: 'device_api_readmit',
+  text: new PgDialect().sqlToQuery(checksQuery([sql.raw('$1'), sql.raw('$2'), sql.raw('$3'), sql.raw('$4'), sql.raw('$5')])).sql,
+};
+
+async function readmitGroup(db: Executor, group: readonly Admission[]): Promise<AdmissionResult[]> {
+  const names = ['admission', ...DEVICE_COLUMNS.map(([, column]) => column.name), ...FACTS];
+  const rows = await queryArrayRows(db, READMIT.name, READMIT.text, paramsOf(group));
+  const byAdmission = new Map(rows.map((values) => [Number(values[0]), Object.fromEntries(names.map((name, i) => [name, values[i]]))]));
+  return group.map((_, i) => resultOf(byAdmission.get(i)));
 }
 
 const ADMITTED = sql`checks.id is not null and checks.certificate_registered and checks.ca_vouches and not checks.archived`;
 
 async function admitGroup(db: Executor, group: readonly Admission[]): Promise<AdmissionResult[]> {
+  const writes = group.some((admission) => admission.touch || admission.event);
+  if (!writes && !('rollback' in db)) return readmitGroup(db, group);
   const touching = group.flatMap((admission, i) => (admission.touch ? [i] : []));
   const ctes = [{ name: 'checks', sql: checksOf(group), materialized: true }];
   if (touching.length > 0) {
