@@ -3,7 +3,9 @@
  * distinct devices) with 10,000 registered devices on PostgreSQL, beside an HTTPS hello-world
  * that also requires client certificates, measured in the same run; then new handshakes per
  * second (a full TLS handshake and one request per connection) on both, from several client
- * threads, with the CPU each side spends per handshake. Resumed TLS sessions are not counted:
+ * threads, with the CPU each side spends per handshake and the rate that CPU implies for the
+ * server side alone on 2 cores (the client shares this machine's cores; a device fleet would
+ * not). Resumed TLS sessions are not counted:
  * the device API turns session tickets off, and the client never offers a session.
  * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
  * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only.
@@ -15,7 +17,7 @@ import pg from 'pg';
 import { startCanopy } from './lib/canopy';
 import { makeDeviceCa, makeDevices, makeServerIdentity, makeVerificationCertificate, type BenchDevice } from './lib/device-certificates';
 import { loadAverage } from './lib/cpu-time';
-import { formatHandshakes, handshakeLoad } from './lib/handshake-load';
+import { formatHandshakes, handshakeLoad, impliedCapacity, TARGET_CORES } from './lib/handshake-load';
 import { formatRatio } from './lib/load';
 import { mtlsLoad, type MtlsClient, type MtlsLoadResult } from './lib/mtls-load';
 import { withDatabase } from './lib/postgres';
@@ -139,6 +141,8 @@ await withDatabase(async (databaseUrl) => {
     console.log(formatHandshakes('  hello-world (ceiling)', baselineHandshakes));
     console.log(formatHandshakes(`  Canopy, first of ${handshakeClients.length}`, firstContacts));
     console.log(formatHandshakes('  Canopy GET /update', handshakes), `  ratio ${((handshakes.requestsPerSecond / baselineHandshakes.requestsPerSecond) * 100).toFixed(0)}%`);
+    const implied = impliedCapacity(handshakes);
+    if (implied !== null) console.log(`  Canopy's server-side CPU per handshake implies ${implied.toFixed(0)} handshakes/s on ${TARGET_CORES} cores (target >= 500; the bare server's ${impliedCapacity(baselineHandshakes)!.toFixed(0)})`);
     console.log(`load average during the run: ${loadAverage()}`);
     console.log(`server RSS now ${canopy.child.rssMb().toFixed(0)} MB, peak ${canopy.child.peakRssMb().toFixed(0)} MB`);
   } finally {

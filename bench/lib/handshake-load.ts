@@ -94,13 +94,29 @@ export async function handshakeLoad(options: HandshakeLoadOptions): Promise<Hand
   };
 }
 
-/** One line: rate, p99, and where the CPU went per handshake. */
+/** Cores the target is stated for: the server's CPU per handshake says what they could sustain. */
+export const TARGET_CORES = 2;
+
+/**
+ * Handshakes per second `cores` could sustain for the server side alone (its process and its
+ * PostgreSQL backends), from the CPU it spent per handshake: on this shared machine the client
+ * and the neighbours' work take cores the server would have on its own.
+ */
+export function impliedCapacity(result: HandshakeLoadResult, cores = TARGET_CORES): number | null {
+  const { server, database } = result.cpuMsPerHandshake;
+  if (server === null) return null;
+  return (cores * 1000) / (server + (database ?? 0));
+}
+
+/** One line: rate, p99, where the CPU went per handshake, and the capacity that implies. */
 export function formatHandshakes(name: string, result: HandshakeLoadResult): string {
   const cpu = result.cpuMsPerHandshake;
   const parts = [`client ${cpu.client.toFixed(2)}`, cpu.server === null ? null : `server ${cpu.server.toFixed(2)}`, cpu.database === null ? null : `PostgreSQL ${cpu.database.toFixed(2)}`];
+  const capacity = impliedCapacity(result);
+  const implied = capacity === null ? '' : `  => server side alone: ${capacity.toFixed(0)} /s on ${TARGET_CORES} cores`;
   const problems = result.non2xx || result.errors ? `  !! non-2xx ${result.non2xx}, errors ${result.errors}` : '';
   return (
     `${name.padEnd(28)} ${result.requestsPerSecond.toFixed(0).padStart(7)} /s     p99 ${String(result.p99).padStart(6)} ms` +
-    `  CPU ms per handshake: ${parts.filter(Boolean).join(', ')}${problems}`
+    `  CPU ms per handshake: ${parts.filter(Boolean).join(', ')}${implied}${problems}`
   );
 }

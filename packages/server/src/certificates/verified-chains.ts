@@ -3,12 +3,14 @@
  * same certificate (and intermediates) again and again, and parsing them (@peculiar/x509 costs
  * milliseconds per certificate) and checking their signatures answers the same every time.
  *
- * What is remembered is only what the certificate bytes decide: which registered CA signed the
+ * What is remembered is what the certificate bytes decide: which registered CA signed the
  * chain (its id, immutable with its certificate), the leaf's summary, and the window in which
- * every certificate of the chain is valid. Whether that CA is still registered, and whether the
- * leaf is a registered device certificate, is asked of the database on every new connection, so
- * a deletion in any server process takes effect at once. Deleting a CA or device certificate in
- * this process also drops its entries here, so they do not linger until evicted.
+ * every certificate of the chain is valid; and, as a hint only, the device the leaf was last
+ * admitted as. Whether that CA is still registered, and whether the leaf is a registered
+ * certificate of that device, is asked of the database on every new connection (a wrong hint
+ * just sends the connection the full way), so a deletion in any server process takes effect at
+ * once. Deleting a CA or device certificate in this process also drops its entries here, so
+ * they do not linger until evicted.
  */
 import { createHash, type X509Certificate } from 'node:crypto';
 import { summarizeCertificate, type CertificateSummary } from './pem';
@@ -19,6 +21,8 @@ export interface VerifiedChain {
   /** The latest notBefore and earliest notAfter over the leaf, the intermediates and the CA. */
   validFrom: Date;
   validUntil: Date;
+  /** The device the leaf was last admitted as in this process (checked by the database on use). */
+  deviceId?: string;
 }
 
 /** The leaf's SHA-256 fingerprint (upper-case hex, as stored) and a digest of what followed it. */
@@ -80,6 +84,14 @@ export class VerifiedChainCache {
     this.entries.delete(key.key);
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key.key, entry);
+  }
+
+  /** Remembers (or, with null, forgets) the device a chain's leaf was admitted as. */
+  rememberDevice(key: ChainKey, deviceId: string | null): void {
+    const entry = this.entries.get(key.key);
+    if (!entry) return;
+    if (deviceId === null) delete entry.deviceId;
+    else entry.deviceId = deviceId;
   }
 
   /** Forgets one chain, e.g. after the database no longer knows its CA. */

@@ -32,6 +32,15 @@ export interface DeviceAuthSuccess {
   fingerprint: string;
   /** How the device got in on this connection. */
   via: 'registered_certificate' | 'jitp' | 'multi_cert_jitr';
+  /** The registered CA the chain verified against. */
+  ca: AdmittingCa;
+}
+
+/** What a connection's admission needs of the CA that vouched for its device. */
+export interface AdmittingCa {
+  id: string;
+  organizationId: string;
+  prn: string;
 }
 
 export type DeviceAuthOutcome = DeviceAuthSuccess | DeviceAuthFailure;
@@ -89,18 +98,18 @@ async function authenticateAfresh(platform: Platform, peer: PeerCertificates, ke
   return firstContact(platform, ca, peer, facts);
 }
 
-function admitRegistered(device: DeviceRow, ca: { organizationId: string }, facts: FailureFacts & { fingerprint: string | null }): DeviceAuthOutcome {
+function admitRegistered(device: DeviceRow, ca: AdmittingCa, facts: FailureFacts & { fingerprint: string | null }): DeviceAuthOutcome {
   // A certificate registered in one organization, issued by another organization's CA: that CA
   // does not vouch for this device.
   if (device.organizationId !== ca.organizationId) {
     return authFailure('unknown_ca', { ...facts, organizationId: device.organizationId, devicePrn: devicePrn(device) });
   }
-  return admit(device, facts.fingerprint!, 'registered_certificate', facts);
+  return admit(device, facts.fingerprint!, 'registered_certificate', ca, facts);
 }
 
-function admit(device: DeviceRow, fingerprint: string, via: DeviceAuthSuccess['via'], facts: FailureFacts): DeviceAuthOutcome {
+function admit(device: DeviceRow, fingerprint: string, via: DeviceAuthSuccess['via'], ca: AdmittingCa, facts: FailureFacts): DeviceAuthOutcome {
   if (device.archived) return authFailure('device_is_archived', { ...facts, devicePrn: devicePrn(device) });
-  return { ok: true, device, fingerprint, via };
+  return { ok: true, device, fingerprint, via, ca: { id: ca.id, organizationId: ca.organizationId, prn: ca.prn } };
 }
 
 /** An unregistered certificate of a registered CA: a rotated certificate or a new device. */
@@ -120,7 +129,7 @@ async function firstContact(
     // A concurrent first connection with this same certificate may have just provisioned the
     // device and registered the certificate: then this is that device, not a rotation.
     const justRegistered = await findDeviceByCertificate(platform.db, fingerprint, existing.id);
-    if (justRegistered) return admit(justRegistered.device, fingerprint, 'registered_certificate', facts);
+    if (justRegistered) return admit(justRegistered.device, fingerprint, 'registered_certificate', ca, facts);
     if (existing.archived) return authFailure('device_is_archived', { ...facts, devicePrn: devicePrn(existing) });
     if (!platform.config.multiCertJitr) return authFailure('multi_cert_jitr_disabled', { ...facts, devicePrn: devicePrn(existing) });
     try {
@@ -129,16 +138,16 @@ async function firstContact(
       // A second connection with the same new certificate registered it first: that is fine.
       if (!isUniqueViolation(error)) throw error;
     }
-    return admit(existing, fingerprint, 'multi_cert_jitr', facts);
+    return admit(existing, fingerprint, 'multi_cert_jitr', ca, facts);
   }
 
   if (!ca.jitp) return authFailure('jitp_disabled', facts);
   const provisioned = await provisionDevice(platform.db, ca, certificate);
-  if (provisioned.ok) return admit(provisioned.device, fingerprint, 'jitp', facts);
+  if (provisioned.ok) return admit(provisioned.device, fingerprint, 'jitp', ca, facts);
   if (provisioned.raced) {
     // Two connections of a new device at once: the other one created it with this certificate.
     const winner = await findDeviceByCertificate(platform.db, fingerprint);
-    if (winner && winner.device.organizationId === ca.organizationId) return admit(winner.device, fingerprint, 'registered_certificate', facts);
+    if (winner && winner.device.organizationId === ca.organizationId) return admit(winner.device, fingerprint, 'registered_certificate', ca, facts);
   }
   return authFailure('jitp_failed', { ...facts, detail: provisioned.detail });
 }

@@ -1,19 +1,22 @@
 /**
- * Authenticates every device API request by its TLS connection. The chain check and device
- * lookup run once per connection (the outcome is kept on the socket), so keep-alive requests
- * cost one indexed query that confirms the certificate is still registered and the device not
- * archived. Sets `request.device` for the routes (see device-routes.ts).
+ * Authenticates every device API request by its TLS connection. The chain check runs once per
+ * connection (the outcome is kept on the socket) and admits the device together with its
+ * `device.connected` event (connection-admission.ts); every later request on a keep-alive
+ * connection is admitted again by the same grouped statement, without the event, which confirms
+ * the certificate is still registered and the device not archived. Sets `request.device` for
+ * the routes (see device-routes.ts).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
-import { findDeviceByCertificate, type DeviceRow } from '../certificates/device-certificate-lookup';
 import { peerCertificates } from '../certificates/tls-peer';
+import { LastConnectedThrottle } from '../devices/last-connected';
 import { ApiError } from '../http/errors';
 import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
-import { DeviceAuthEvents } from './auth-events';
-import { authenticateDevice, type DeviceAuthOutcome } from './authenticate';
-import { authFailure, type DeviceAuthFailure } from './failures';
+import { DeviceAuthFailureEvents } from './auth-events';
+import type { DeviceAuthOutcome } from './authenticate';
+import { admitConnection, readmitDevice } from './connection-admission';
+import type { DeviceAuthFailure } from './failures';
 import { monitoredHeaders } from './monitored-headers';
 
 function refusal(failure: DeviceAuthFailure): ApiError {
@@ -28,7 +31,9 @@ function isTlsSocket(socket: unknown): socket is TLSSocket {
 }
 
 export function installDeviceAuthentication(app: FastifyInstance, platform: Platform): void {
-  const events = new DeviceAuthEvents(platform);
+  const failures = new DeviceAuthFailureEvents(platform);
+  const lastConnected = new LastConnectedThrottle();
+  const touchDue = (deviceId: string) => lastConnected.due(deviceId);
   const outcomes = new WeakMap<object, Promise<DeviceAuthOutcome>>();
 
   /** The connection's outcome, and whether this request is the one that computed it. */
@@ -37,20 +42,16 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     const known = outcomes.get(socket);
     if (known) return { outcome: known, first: false };
     const peer = isTlsSocket(socket) ? peerCertificates(socket) : { leaf: undefined, intermediates: [] };
-    const outcome = authenticateDevice(platform, peer);
+    const outcome = admitConnection(platform, peer, { ip: request.ip, headers: monitoredHeaders(request.headers) }, touchDue);
     outcomes.set(socket, outcome);
     // A database error must not stick to the connection: the next request tries again.
     outcome.catch(() => outcomes.delete(socket));
     return { outcome, first: true };
   }
 
-  /** Later requests on a connection: the certificate may have been deleted, the device archived. */
-  async function stillAdmitted(device: DeviceRow, fingerprint: string): Promise<DeviceRow | DeviceAuthFailure> {
-    const current = await findDeviceByCertificate(platform.db, fingerprint, device.id);
-    const facts = { organizationId: device.organizationId, devicePrn: resourcePrn(device.organizationId, 'device', device.id), fingerprint };
-    if (!current) return authFailure('certificate_not_registered', facts);
-    if (current.device.archived) return authFailure('device_is_archived', facts);
-    return current.device;
+  async function refuse(request: FastifyRequest, failure: DeviceAuthFailure): Promise<never> {
+    await failures.failed(failure, request.ip).catch((error) => request.log.error({ err: error }, 'could not record authentication failure'));
+    throw refusal(failure);
   }
 
   app.decorateRequest('device', null);
@@ -59,22 +60,17 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     const { outcome, first } = outcomeOf(request);
     const result = await outcome;
     if (!result.ok) {
-      if (first) await events.failed(result, request.ip).catch((error) => request.log.error({ err: error }, 'could not record authentication failure'));
+      if (first) await refuse(request, result);
       throw refusal(result);
     }
-    const admitted = first ? result.device : await stillAdmitted(result.device, result.fingerprint);
-    if ('ok' in admitted) {
-      await events.failed(admitted, request.ip).catch((error) => request.log.error({ err: error }, 'could not record authentication failure'));
-      throw refusal(admitted);
-    }
-    const device = first
-      ? await events.connected(admitted, result.fingerprint, request.ip, monitoredHeaders(request.headers))
-      : await events.seen(admitted);
+    const admitted = first ? result : await readmitDevice(platform, result.device, result.fingerprint, touchDue);
+    if (!admitted.ok) return refuse(request, admitted);
+    const device = admitted.device;
     request.device = {
       row: device,
       organizationId: device.organizationId,
       prn: resourcePrn(device.organizationId, 'device', device.id),
-      certificateFingerprint: result.fingerprint,
+      certificateFingerprint: admitted.fingerprint,
     };
   });
 }

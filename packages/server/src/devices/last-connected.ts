@@ -1,25 +1,11 @@
 /**
  * `last_connected_at`, written at most once per interval per device. The condition lives in the
- * UPDATE, so many server processes together still write once per interval; each process also
- * remembers its own last write to skip the round trip entirely on busy keep-alive connections.
+ * UPDATE (device-api/admissions.ts), so many server processes together still write once per
+ * interval; each process also remembers its own last write to skip it entirely on busy
+ * keep-alive connections.
  */
-import { sql } from 'drizzle-orm';
-import type { Executor } from '../db/connection';
-import { devices } from './schema';
 
 export const LAST_CONNECTED_INTERVAL_MS = 60_000;
-
-/** The new value when this call wrote it, else null (written recently, by any process). */
-export async function touchLastConnected(db: Executor, deviceId: string, intervalMs = LAST_CONNECTED_INTERVAL_MS): Promise<string | null> {
-  const [row] = await db
-    .update(devices)
-    .set({ lastConnectedAt: sql`now()` })
-    .where(
-      sql`${devices.id} = ${deviceId} and (${devices.lastConnectedAt} is null or ${devices.lastConnectedAt} < now() - make_interval(secs => ${intervalMs / 1000}))`,
-    )
-    .returning({ lastConnectedAt: devices.lastConnectedAt });
-  return row?.lastConnectedAt ?? null;
-}
 
 /** Per-process memory of recent writes, bounded so a huge fleet cannot grow it without end. */
 export class LastConnectedThrottle {

@@ -1,0 +1,97 @@
+/**
+ * Calls that each need one short statement, grouped: the calls made at about the same time in
+ * this process are served by ONE statement (one round trip, one parse and plan, and for writes
+ * one commit and one WAL flush) instead of one each. Every caller still waits for its group's
+ * statement: when its promise resolves, what it wrote is committed, exactly as if written alone.
+ *
+ * Grouping never waits for company: a call joins the next group to leave, and a group leaves as
+ * soon as fewer than `maxInFlight` groups are at the database. An idle server runs each call at
+ * once; a busy one runs bigger groups. A group that fails as a whole is retried call by call, so
+ * one call's error is only ever its own.
+ *
+ * (releases/check-writes.ts grouped the update checks' writes this way first.)
+ */
+
+export interface StatementGroupOptions {
+  /** Groups at the database at once: enough to overlap one group's round trip with the next. */
+  maxInFlight?: number;
+  /** Calls per group: keeps one statement's parameters and planning small. */
+  maxGroup?: number;
+}
+
+interface Pending<Item, Result> {
+  item: Item;
+  resolve(result: Result): void;
+  reject(error: unknown): void;
+}
+
+export class StatementGroups<Item, Result> {
+  private queue: Pending<Item, Result>[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+  private readonly maxInFlight: number;
+  private readonly maxGroup: number;
+
+  /** `run` answers one result per item, in the items' order. */
+  constructor(
+    private readonly run: (items: readonly Item[]) => Promise<Result[]>,
+    options: StatementGroupOptions = {},
+  ) {
+    this.maxInFlight = options.maxInFlight ?? 4;
+    this.maxGroup = options.maxGroup ?? 64;
+  }
+
+  submit(item: Item): Promise<Result> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      // Calls whose I/O completes in this turn of the event loop leave together.
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
+      }
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
+      const group = this.queue.splice(0, this.maxGroup);
+      this.inFlight++;
+      void this.runGroup(group).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async runGroup(group: Pending<Item, Result>[]): Promise<void> {
+    try {
+      const results = await this.run(group.map((pending) => pending.item));
+      group.forEach((pending, i) => pending.resolve(results[i]));
+    } catch (error) {
+      if (group.length === 1) return group[0].reject(error);
+      await Promise.all(
+        group.map((pending) =>
+          this.run([pending.item]).then(
+            ([result]) => pending.resolve(result),
+            (alone) => pending.reject(alone),
+          ),
+        ),
+      );
+    }
+  }
+}
+
+/** One StatementGroups per database handle (each test builds its own platform and database). */
+export function groupsPerExecutor<Db extends object, Item, Result>(
+  make: (db: Db) => StatementGroups<Item, Result>,
+): (db: Db) => StatementGroups<Item, Result> {
+  const byDb = new WeakMap<Db, StatementGroups<Item, Result>>();
+  return (db) => {
+    let groups = byDb.get(db);
+    if (!groups) byDb.set(db, (groups = make(db)));
+    return groups;
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The admission statement of the device API (src/device-api/admissions.ts), on the real database:
+ * requests admitted at the same moment share one statement, yet each gets its own answer, and
+ * `device.connected` and `last_connected_at` are written only for the devices it admits.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectedEvent } from '../../src/device-api/auth-events';
+import { admitDevice, type Admission } from '../../src/device-api/admissions';
+import { makeLeafCertificate, makeRootCa, type TestCertificate } from '../support/certificates';
+import { deviceRequest } from '../support/device-client';
+import { createDevice, createProduct, deviceEvents, registerDeviceCertificate, registeredCa } from '../support/device-fleet';
+import { startTestServer, type TestServer } from '../support/server';
+
+let t: TestServer;
+let root: TestCertificate;
+let caId: string;
+let productPrn: string;
+beforeAll(async () => {
+  t = await startTestServer();
+  root = await makeRootCa();
+  caId = (await registeredCa(t.api, root)).prn.split(':').at(-1)!;
+  productPrn = await createProduct(t.api, 'admissions');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const idOf = (prn: string) => prn.split(':').at(-1)!;
+const fingerprintOf = (certificate: TestCertificate) => certificate.cert.fingerprint256.replace(/:/g, '');
+
+/** A device and a certificate of `root`, registered to it unless `register` is false. */
+async function device(identifier: string, register = true) {
+  const created = await createDevice(t.api, productPrn, identifier);
+  const certificate = await makeLeafCertificate(root, identifier);
+  if (register) await registerDeviceCertificate(t.api, created.prn, certificate);
+  return { prn: created.prn as string, id: idOf(created.prn), fingerprint: fingerprintOf(certificate), certificate };
+}
+
+function newConnection(d: { id: string; fingerprint: string }, overrides: Partial<Admission> = {}): Admission {
+  const identity = { id: d.id, organizationId: t.organizationId };
+  return { deviceId: d.id, organizationId: t.organizationId, fingerprint: d.fingerprint, caId, touch: true, event: connectedEvent(identity, d.fingerprint, '127.0.0.1', {}), ...overrides };
+}
+
+describe('admitDevice', () => {
+  it('answers each of a moment\'s admissions on its own, and records only the admitted ones', async () => {
+    const admitted = await device('adm-ok');
+    const archived = await device('adm-archived');
+    await t.api('PATCH', `/devices/${archived.prn}`, { archived: true });
+    const unregistered = await device('adm-unregistered', false);
+    const otherCa = await device('adm-other-ca');
+    const strayCaId = '00000000-0000-4000-8000-000000000000';
+
+    // Submitted in the same turn of the event loop: they leave in one group.
+    const results = await Promise.all([
+      admitDevice(t.server.platform.db, newConnection(admitted)),
+      admitDevice(t.server.platform.db, newConnection(archived)),
+      admitDevice(t.server.platform.db, newConnection(unregistered)),
+      admitDevice(t.server.platform.db, newConnection(otherCa, { caId: strayCaId })),
+    ]);
+
+    expect(results[0]).toMatchObject({ admitted: true, device: { id: admitted.id, identifier: 'adm-ok', archived: false } });
+    expect(results[0].device?.lastConnectedAt).toBeTruthy();
+    expect(results.slice(1).map((r) => (r.admitted ? 'admitted' : r.reason))).toEqual(['device_is_archived', 'certificate_not_registered', 'unknown_ca']);
+    for (const d of [admitted, archived, unregistered, otherCa]) {
+      expect((await deviceEvents(t.api, 'connected', d.prn)).length, d.prn).toBe(d === admitted ? 1 : 0);
+      const wire = (await t.api('GET', `/devices/${d.prn}`)).body.device;
+      expect(wire.last_connected_at === null, d.prn).toBe(d !== admitted);
+    }
+  });
+
+  it('writes last_connected_at once per interval, whoever asks, and re-admits without an event', async () => {
+    const d = await device('adm-touch');
+    const first = await admitDevice(t.server.platform.db, newConnection(d));
+    // Another process (no memory of the first write) asks again at once: the statement's own condition holds it back.
+    const again = await admitDevice(t.server.platform.db, { ...newConnection(d), event: null, caId: null });
+    expect(first.admitted && again.admitted).toBe(true);
+    expect(again.device?.lastConnectedAt).toBe(first.device?.lastConnectedAt);
+    expect(await deviceEvents(t.api, 'connected', d.prn)).toHaveLength(1);
+  });
+
+  it('keeps one admission\'s error its own when its group fails', async () => {
+    const good = await device('adm-group-good');
+    const results = await Promise.allSettled([
+      admitDevice(t.server.platform.db, newConnection(good)),
+      // Not a uuid: the group's statement fails as a whole, then each admission is retried alone.
+      admitDevice(t.server.platform.db, newConnection({ id: 'not-a-uuid', fingerprint: good.fingerprint })),
+    ]);
+    expect(results[0]).toMatchObject({ status: 'fulfilled', value: { admitted: true } });
+    expect(results[1].status).toBe('rejected');
+    expect(await deviceEvents(t.api, 'connected', good.prn)).toHaveLength(1);
+  });
+});
+
+describe('a reconnecting device', () => {
+  it('is admitted as the device its certificate is registered to now, not the one this process remembers', async () => {
+    const first = await device('adm-moved-from');
+    const second = await device('adm-moved-to', false);
+    const credentials = { credentials: { certPem: first.certificate.certPem, keyPem: first.certificate.keyPem } };
+    expect((await deviceRequest(t, '/device/me', credentials)).body.data.prn).toBe(first.prn);
+    // Moved behind this process's back (as another server process's writes would be): the
+    // remembered device is only a hint the admission statement checks.
+    await t.server.platform.db.execute(sql`update device_certificates set device_id = ${second.id} where fingerprint = ${first.fingerprint}`);
+    expect((await deviceRequest(t, '/device/me', credentials)).body.data.prn).toBe(second.prn);
+    expect(await deviceEvents(t.api, 'connected', second.prn)).toHaveLength(1);
+  });
+});
