@@ -7,6 +7,7 @@
 import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import type { DeviceRow } from './neighbours';
+import { ReadBatches } from './read-batches';
 
 export interface CheckState {
   chainVersion: number | null;
@@ -21,7 +22,9 @@ export interface CheckState {
 /**
  * Two named statements, each planned once per connection (db/array-rows.ts): the state alone for
  * a device already loaded (the device API authenticated it), and the device's fields an update
- * check uses with its state for the admin API, which starts from a prn: one round trip.
+ * check uses with its state for the admin API, which starts from a prn: one round trip. Each
+ * reads a batch of devices over parameter arrays (read-batches.ts: the checks asking at about the
+ * same time share one statement); a row's `ord` says which read it answers.
  */
 function stateColumns(deviceId: string, cohortId: string): string {
   return `(select version from release_chain_versions where cohort_id = ${cohortId}),
@@ -31,12 +34,14 @@ function stateColumns(deviceId: string, cohortId: string): string {
     (select json_agg(bundle_override_id) from bundle_override_devices where device_id = ${deviceId})`;
 }
 
-const STATE_ALONE = `select ${stateColumns('$1::uuid', '$2::uuid')}`;
+const STATE_BATCH = `select k.ord::int, ${stateColumns('k.device_id', 'k.cohort_id')}
+  from unnest($1::uuid[], $2::uuid[]) with ordinality as k(device_id, cohort_id, ord)`;
 
 /** The device fields an update check reads (CheckDevice), then the state columns. */
 const DEVICE_COLUMNS = 'd.id, d.organization_id, d.cohort_id, d.quarantined, d.tags, d.target, d.reported_release_prn, d.reported_bundle_prn, d.reported_release_version';
-const DEVICE_WITH_STATE = `select ${DEVICE_COLUMNS}, ${stateColumns('d.id', 'd.cohort_id')}
-  from devices d where d.id = $1::uuid and d.organization_id = $2::uuid`;
+const DEVICE_WITH_STATE_BATCH = `select k.ord::int, ${DEVICE_COLUMNS}, ${stateColumns('d.id', 'd.cohort_id')}
+  from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, organization_id, ord)
+  join devices d on d.id = k.id and d.organization_id = k.organization_id`;
 const DEVICE_COLUMN_COUNT = 9;
 
 /** What an update check needs of a device (the device API passes its whole row). */
@@ -57,15 +62,51 @@ function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides]: 
   };
 }
 
+/** Batches in flight per process and reads per batch: enough to overlap round trips, small arrays. */
+const MAX_IN_FLIGHT = 4;
+const MAX_BATCH = 128;
+
+/** Runs a batch statement; answers each key's row (without its `ord`) or null, in key order. */
+async function readBatch(db: Executor, name: string, text: string, keys: [string, string | null][]): Promise<(unknown[] | null)[]> {
+  const rows = await queryArrayRows(db, name, text, [keys.map((k) => k[0]), keys.map((k) => k[1])]);
+  const byOrd: (unknown[] | null)[] = keys.map(() => null);
+  for (const row of rows) byOrd[Number(row[0]) - 1] = row.slice(1);
+  return byOrd;
+}
+
+interface Reader<Key> {
+  read(key: Key): Promise<unknown[] | null>;
+}
+interface Batches {
+  state: Reader<[string, string | null]>;
+  deviceWithState: Reader<[string, string]>;
+}
+const batchesByExecutor = new WeakMap<object, Batches>();
+
+/** The handle's batches; inside a caller's transaction each read runs alone on it, unbatched. */
+function batchesOf(db: Executor): Batches {
+  const alone = (name: string, text: string) => ({ read: async (key: [string, string | null]) => (await readBatch(db, name, text, [key]))[0] });
+  if ('rollback' in db) return { state: alone('release_check_state', STATE_BATCH), deviceWithState: alone('release_device_check_state', DEVICE_WITH_STATE_BATCH) };
+  let batches = batchesByExecutor.get(db);
+  if (!batches) {
+    batches = {
+      state: new ReadBatches((keys) => readBatch(db, 'release_check_state', STATE_BATCH, keys), MAX_IN_FLIGHT, MAX_BATCH),
+      deviceWithState: new ReadBatches((keys) => readBatch(db, 'release_device_check_state', DEVICE_WITH_STATE_BATCH, keys), MAX_IN_FLIGHT, MAX_BATCH),
+    };
+    batchesByExecutor.set(db, batches);
+  }
+  return batches;
+}
+
 export async function readCheckState(db: Executor, deviceId: string, cohortId: string | null): Promise<CheckState> {
   // A device outside any cohort has no chain: the cohort parts answer null for a null cohort.
-  const [row] = await queryArrayRows(db, 'release_check_state', STATE_ALONE, [deviceId, cohortId]);
+  const row = await batchesOf(db).state.read([deviceId, cohortId]);
   return stateOf(row as StateCells);
 }
 
 /** The device of the organization with its check state; null when there is no such device. */
 export async function readDeviceWithCheckState(db: Executor, organizationId: string, deviceId: string): Promise<{ device: CheckDevice; state: CheckState } | null> {
-  const [row] = await queryArrayRows(db, 'release_device_check_state', DEVICE_WITH_STATE, [deviceId, organizationId]);
+  const row = await batchesOf(db).deviceWithState.read([deviceId, organizationId]);
   if (!row) return null;
   const [id, orgId, cohortId, quarantined, tags, target, reportedReleasePrn, reportedBundlePrn, reportedReleaseVersion] = row as [
     string, string, string | null, boolean, string[] | null, string | null, string | null, string | null, string | null,
