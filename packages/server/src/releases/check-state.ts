@@ -26,22 +26,37 @@ export interface CheckState {
  * reads a batch of devices over parameter arrays (read-batches.ts: the checks asking at about the
  * same time share one statement); a row's `ord` says which read it answers.
  */
-function stateColumns(deviceId: string, cohortId: string): string {
-  return `(select version from release_chain_versions where cohort_id = ${cohortId}),
-    (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = ${cohortId}),
-    (select json_agg(json_build_object('id', id, 'claims', phase_claim_count)) from releases where cohort_id = ${cohortId} and phase_value is distinct from 1),
-    (select json_agg(release_id) from phase_claims where device_id = ${deviceId}),
-    (select json_agg(bundle_override_id) from bundle_override_devices where device_id = ${deviceId})`;
-}
+const COHORT_STATE = `select x.cohort_id,
+      (select version from release_chain_versions where cohort_id = x.cohort_id) as chain_version,
+      (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = x.cohort_id) as device_count,
+      (select json_agg(json_build_object('id', id, 'claims', phase_claim_count)) from releases where cohort_id = x.cohort_id and phase_value is distinct from 1) as phased`;
 
-const STATE_BATCH = `select k.ord::int, ${stateColumns('k.device_id', 'k.cohort_id')}
-  from unnest($1::uuid[], $2::uuid[]) with ordinality as k(device_id, cohort_id, ord)`;
+/**
+ * The state columns of device `d` (d.id, d.cohort_id): the cohort's parts come from `cohort_state`,
+ * read once per cohort of the batch (a batch of one cohort's devices reads its releases once).
+ * A device outside any cohort has no chain: its cohort parts answer null.
+ */
+const STATE_COLUMNS = `c.chain_version, c.device_count, c.phased,
+    (select json_agg(release_id) from phase_claims where device_id = d.id),
+    (select json_agg(bundle_override_id) from bundle_override_devices where device_id = d.id)`;
+
+const STATE_BATCH = `with d as materialized (
+    select k.id, k.cohort_id, k.ord from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, cohort_id, ord)
+  ),
+  cohort_state as (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
+  select d.ord::int, ${STATE_COLUMNS}
+  from d left join cohort_state c on c.cohort_id = d.cohort_id`;
 
 /** The device fields an update check reads (CheckDevice), then the state columns. */
 const DEVICE_COLUMNS = 'd.id, d.organization_id, d.cohort_id, d.quarantined, d.tags, d.target, d.reported_release_prn, d.reported_bundle_prn, d.reported_release_version';
-const DEVICE_WITH_STATE_BATCH = `select k.ord::int, ${DEVICE_COLUMNS}, ${stateColumns('d.id', 'd.cohort_id')}
-  from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, organization_id, ord)
-  join devices d on d.id = k.id and d.organization_id = k.organization_id`;
+const DEVICE_WITH_STATE_BATCH = `with d as materialized (
+    select k.ord, ${DEVICE_COLUMNS}
+    from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, organization_id, ord)
+    join devices d on d.id = k.id and d.organization_id = k.organization_id
+  ),
+  cohort_state as (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
+  select d.ord::int, ${DEVICE_COLUMNS}, ${STATE_COLUMNS}
+  from d left join cohort_state c on c.cohort_id = d.cohort_id`;
 const DEVICE_COLUMN_COUNT = 9;
 
 /** What an update check needs of a device (the device API passes its whole row). */
