@@ -40,9 +40,32 @@ export type PendingEvent = NewEvent & { id: string; when?: SQL };
  */
 export type EventStatementHook = (events: readonly PendingEvent[]) => SQL | null | undefined;
 
-const transactionHooks: { hook: EventTransactionHook; statement?: EventStatementHook }[] = [];
-export function onEventRecorded(hook: EventTransactionHook, statement?: EventStatementHook): void {
-  transactionHooks.push({ hook, statement });
+/**
+ * The same listener as the fixed text of one data-modifying statement over a relation of events
+ * about to be inserted by the statement it joins: `relation` names a CTE with the columns of
+ * `EVENT_RELATION_COLUMNS`. Its text depends on nothing but `relation`, so a statement built
+ * from it is the same text every time and PostgreSQL can keep its plan (eventRelationStatements).
+ */
+export type EventRelationHook = (relation: string) => string;
+
+/** The columns of the relation an EventRelationHook reads (data as jsonb). */
+export const EVENT_RELATION_COLUMNS = ['id', 'organization_id', 'type', 'subtype', 'actor_prn', 'resource_prn', 'data'] as const;
+
+const transactionHooks: { hook: EventTransactionHook; statement?: EventStatementHook; relation?: EventRelationHook }[] = [];
+export function onEventRecorded(hook: EventTransactionHook, statement?: EventStatementHook, relation?: EventRelationHook): void {
+  transactionHooks.push({ hook, statement, relation });
+}
+
+/**
+ * Every hook's statement over the events of `relation` (EventRelationHook), as the texts of
+ * data-modifying CTEs for the statement that inserts those events. Throws when a hook has no such
+ * form: a caller that needs one statement cannot fall back to recording events one by one.
+ */
+export function eventRelationStatements(relation: string): string[] {
+  return transactionHooks.map(({ relation: form }) => {
+    if (!form) throw new Error('eventRelationStatements: an event hook has no relation form');
+    return form(relation);
+  });
 }
 
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<EventRow> {

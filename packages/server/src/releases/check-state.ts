@@ -7,6 +7,7 @@
 import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import type { DeviceRow } from './neighbours';
+import { ReadBatches } from './read-batches';
 
 export interface CheckState {
   chainVersion: number | null;
@@ -21,22 +22,41 @@ export interface CheckState {
 /**
  * Two named statements, each planned once per connection (db/array-rows.ts): the state alone for
  * a device already loaded (the device API authenticated it), and the device's fields an update
- * check uses with its state for the admin API, which starts from a prn: one round trip.
+ * check uses with its state for the admin API, which starts from a prn: one round trip. Each
+ * reads a batch of devices over parameter arrays (read-batches.ts: the checks asking at about the
+ * same time share one statement); a row's `ord` says which read it answers.
  */
-function stateColumns(deviceId: string, cohortId: string): string {
-  return `(select version from release_chain_versions where cohort_id = ${cohortId}),
-    (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = ${cohortId}),
-    (select json_agg(json_build_object('id', id, 'claims', phase_claim_count)) from releases where cohort_id = ${cohortId} and phase_value is distinct from 1),
-    (select json_agg(release_id) from phase_claims where device_id = ${deviceId}),
-    (select json_agg(bundle_override_id) from bundle_override_devices where device_id = ${deviceId})`;
-}
+const COHORT_STATE = `select x.cohort_id,
+      (select version from release_chain_versions where cohort_id = x.cohort_id) as chain_version,
+      (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = x.cohort_id) as device_count,
+      (select json_agg(json_build_object('id', id, 'claims', phase_claim_count)) from releases where cohort_id = x.cohort_id and phase_value is distinct from 1) as phased`;
 
-const STATE_ALONE = `select ${stateColumns('$1::uuid', '$2::uuid')}`;
+/**
+ * The state columns of device `d` (d.id, d.cohort_id): the cohort's parts come from `cohort_state`,
+ * read once per cohort of the batch (a batch of one cohort's devices reads its releases once).
+ * A device outside any cohort has no chain: its cohort parts answer null.
+ */
+const STATE_COLUMNS = `c.chain_version, c.device_count, c.phased,
+    (select json_agg(release_id) from phase_claims where device_id = d.id),
+    (select json_agg(bundle_override_id) from bundle_override_devices where device_id = d.id)`;
+
+const STATE_BATCH = `with d as materialized (
+    select k.id, k.cohort_id, k.ord from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, cohort_id, ord)
+  ),
+  cohort_state as (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
+  select d.ord::int, ${STATE_COLUMNS}
+  from d left join cohort_state c on c.cohort_id = d.cohort_id`;
 
 /** The device fields an update check reads (CheckDevice), then the state columns. */
 const DEVICE_COLUMNS = 'd.id, d.organization_id, d.cohort_id, d.quarantined, d.tags, d.target, d.reported_release_prn, d.reported_bundle_prn, d.reported_release_version';
-const DEVICE_WITH_STATE = `select ${DEVICE_COLUMNS}, ${stateColumns('d.id', 'd.cohort_id')}
-  from devices d where d.id = $1::uuid and d.organization_id = $2::uuid`;
+const DEVICE_WITH_STATE_BATCH = `with d as materialized (
+    select k.ord, ${DEVICE_COLUMNS}
+    from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, organization_id, ord)
+    join devices d on d.id = k.id and d.organization_id = k.organization_id
+  ),
+  cohort_state as (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
+  select d.ord::int, ${DEVICE_COLUMNS}, ${STATE_COLUMNS}
+  from d left join cohort_state c on c.cohort_id = d.cohort_id`;
 const DEVICE_COLUMN_COUNT = 9;
 
 /** What an update check needs of a device (the device API passes its whole row). */
@@ -57,15 +77,51 @@ function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides]: 
   };
 }
 
+/** Batches in flight per process and reads per batch: enough to overlap round trips, small arrays. */
+const MAX_IN_FLIGHT = 4;
+const MAX_BATCH = 128;
+
+/** Runs a batch statement; answers each key's row (without its `ord`) or null, in key order. */
+async function readBatch(db: Executor, name: string, text: string, keys: [string, string | null][]): Promise<(unknown[] | null)[]> {
+  const rows = await queryArrayRows(db, name, text, [keys.map((k) => k[0]), keys.map((k) => k[1])]);
+  const byOrd: (unknown[] | null)[] = keys.map(() => null);
+  for (const row of rows) byOrd[Number(row[0]) - 1] = row.slice(1);
+  return byOrd;
+}
+
+interface Reader<Key> {
+  read(key: Key): Promise<unknown[] | null>;
+}
+interface Batches {
+  state: Reader<[string, string | null]>;
+  deviceWithState: Reader<[string, string]>;
+}
+const batchesByExecutor = new WeakMap<object, Batches>();
+
+/** The handle's batches; inside a caller's transaction each read runs alone on it, unbatched. */
+function batchesOf(db: Executor): Batches {
+  const alone = (name: string, text: string) => ({ read: async (key: [string, string | null]) => (await readBatch(db, name, text, [key]))[0] });
+  if ('rollback' in db) return { state: alone('release_check_state', STATE_BATCH), deviceWithState: alone('release_device_check_state', DEVICE_WITH_STATE_BATCH) };
+  let batches = batchesByExecutor.get(db);
+  if (!batches) {
+    batches = {
+      state: new ReadBatches((keys) => readBatch(db, 'release_check_state', STATE_BATCH, keys), MAX_IN_FLIGHT, MAX_BATCH),
+      deviceWithState: new ReadBatches((keys) => readBatch(db, 'release_device_check_state', DEVICE_WITH_STATE_BATCH, keys), MAX_IN_FLIGHT, MAX_BATCH),
+    };
+    batchesByExecutor.set(db, batches);
+  }
+  return batches;
+}
+
 export async function readCheckState(db: Executor, deviceId: string, cohortId: string | null): Promise<CheckState> {
   // A device outside any cohort has no chain: the cohort parts answer null for a null cohort.
-  const [row] = await queryArrayRows(db, 'release_check_state', STATE_ALONE, [deviceId, cohortId]);
+  const row = await batchesOf(db).state.read([deviceId, cohortId]);
   return stateOf(row as StateCells);
 }
 
 /** The device of the organization with its check state; null when there is no such device. */
 export async function readDeviceWithCheckState(db: Executor, organizationId: string, deviceId: string): Promise<{ device: CheckDevice; state: CheckState } | null> {
-  const [row] = await queryArrayRows(db, 'release_device_check_state', DEVICE_WITH_STATE, [deviceId, organizationId]);
+  const row = await batchesOf(db).deviceWithState.read([deviceId, organizationId]);
   if (!row) return null;
   const [id, orgId, cohortId, quarantined, tags, target, reportedReleasePrn, reportedBundlePrn, reportedReleaseVersion] = row as [
     string, string, string | null, boolean, string[] | null, string | null, string | null, string | null, string | null,

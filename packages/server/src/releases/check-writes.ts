@@ -1,12 +1,12 @@
 /**
  * The writes of update checks, grouped: checks finishing at about the same time in this process
- * are written by ONE autocommit statement (events/service.ts recordEventsInOneStatement), so a
+ * are written by ONE autocommit statement of fixed text (planned once per connection), so a
  * busy server pays one commit, one WAL flush and one lock of a phased release's counter per
  * group instead of per check. The caller still waits for its group's commit: when a check
  * answers, everything it recorded is durable, exactly as if it had been written alone.
  *
  * Each check's writes stay all-or-nothing: a check that asks for a phase claim has its events
- * and device update kept only when its claim row is inserted (phase-claims.ts claimBatchParts),
+ * and device update kept only when its claim row is inserted (phase-claims.ts CLAIM_CTES),
  * so a claim exists exactly when its `device.claimed_release` does; a refused check wrote
  * nothing and resolves again. A group that fails as a whole (a device deleted meanwhile, a
  * deadlock with another process) is retried check by check, so one check's error is only ever
@@ -16,11 +16,10 @@
  * leaves as soon as fewer than MAX_IN_FLIGHT groups are at the database. An idle server writes
  * each check at once; a busy one writes bigger groups.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
-import { devices } from '../devices/schema';
-import { recordEventsInOneStatement, type NewEvent } from '../events/service';
-import { claimBatchParts, type Claim } from './phase-claims';
+import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
+import { CLAIM_CTES, claimArrays, type Claim } from './phase-claims';
 
 /** The reported state a `write` check stores on the device. */
 export interface ReportedUpdate {
@@ -43,32 +42,71 @@ export type CheckWriteOutcome = 'written' | 'slot_refused';
 
 /** Groups at the database at once per process: enough to overlap one group's commit with the next. */
 const MAX_IN_FLIGHT = 4;
-/** Checks per group: keeps one statement's parameters and planning small. */
+/** Checks per group: keeps one statement's arrays and its lock-holding time small. */
 const MAX_GROUP = 64;
+
+/**
+ * The group's statement, ONE fixed text whatever the group holds: every value comes as a
+ * parameter array (claims `$1`-`$4` for CLAIM_CTES, events `$5`-`$11`, device updates `$12`-`$16`),
+ * so PostgreSQL parses and plans it once per connection instead of once per group. An event or
+ * device update with a `claim_ord` is kept only when that claim is granted (claim_kept); one
+ * without belongs to a check that asked for no claim. Built on first use: the event hooks
+ * (webhook outbox rows) register when their modules load.
+ */
+let groupStatement: string | undefined;
+function groupStatementText(): string {
+  const hooks = eventRelationStatements('check_events').map((text, i) => `hook${i} as (${text})`);
+  return `with ${CLAIM_CTES},
+  check_events as materialized (
+    select gen_random_uuid() as id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data
+    from unnest($5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::int8[]) as e(organization_id, type, subtype, actor_prn, resource_prn, data, claim_ord)
+    where e.claim_ord is null or e.claim_ord in (select ord from claim_kept)
+  ),
+  recorded_events as (
+    insert into events (${EVENT_RELATION_COLUMNS.join(', ')}) select ${EVENT_RELATION_COLUMNS.join(', ')} from check_events
+  ),
+  ${hooks.map((hook) => `${hook},`).join('\n  ')}
+  reported as (
+    update devices d set reported_release_prn = u.release_prn, reported_bundle_prn = u.bundle_prn, reported_release_version = u.release_version, updated_at = now()
+    from unnest($12::uuid[], $13::text[], $14::text[], $15::text[], $16::int8[]) as u(id, release_prn, bundle_prn, release_version, claim_ord)
+    where d.id = u.id and (u.claim_ord is null or u.claim_ord in (select ord from claim_kept))
+  )
+  select release_id::text, device_id::text from claim_granted`;
+}
 
 /** Writes `group` in one statement; answers the keys (`release|device`) of the claims granted. */
 async function writeGroup(db: Executor, group: readonly CheckWrite[]): Promise<Set<string>> {
-  const claims = group.flatMap((write) => (write.claim ? [write.claim.claim] : []));
-  const parts = claims.length === 0 ? null : claimBatchParts(claims);
-  const events: (NewEvent & { when?: SQL })[] = [];
-  const updates: SQL[] = [];
+  const claims: Claim[] = [];
+  const events: { event: NewEvent; ord: number | null }[] = [];
+  const updates: { update: ReportedUpdate; ord: number | null }[] = [];
   for (const write of group) {
-    const when = write.claim && parts ? parts.granted(write.claim.claim) : undefined;
-    if (write.claim) events.push({ ...write.claim.event, when });
-    for (const event of write.events) events.push({ ...event, when });
-    const u = write.deviceUpdate;
-    if (u) updates.push(sql`(${u.deviceId}::uuid, ${u.releasePrn}::text, ${u.bundlePrn}::text, ${u.releaseVersion}::text, ${when ?? sql`true`})`);
+    let ord: number | null = null;
+    if (write.claim) {
+      claims.push(write.claim.claim);
+      ord = claims.length; // claim_wanted numbers its rows from 1
+      events.push({ event: write.claim.event, ord });
+    }
+    for (const event of write.events) events.push({ event, ord });
+    if (write.deviceUpdate) updates.push({ update: write.deviceUpdate, ord });
   }
-  const also =
-    updates.length === 0
-      ? []
-      : [
-          sql`update ${devices} set reported_release_prn = v.release_prn, reported_bundle_prn = v.bundle_prn, reported_release_version = v.release_version, updated_at = now()
-            from (values ${sql.join(updates, sql`, `)}) as v(id, release_prn, bundle_prn, release_version, keep)
-            where ${devices.id} = v.id and v.keep`,
-        ];
-  const rows = (await recordEventsInOneStatement(db, events, { also, ctes: parts?.ctes, select: parts?.select })) as { release_id: string; device_id: string }[];
-  return new Set(rows.map((row) => `${row.release_id}|${row.device_id}`));
+  const values = [
+    ...claimArrays(claims),
+    events.map((e) => e.event.organizationId),
+    events.map((e) => e.event.type),
+    events.map((e) => e.event.subtype),
+    events.map((e) => e.event.actorPrn),
+    events.map((e) => e.event.resourcePrn),
+    events.map((e) => JSON.stringify(e.event.data)),
+    events.map((e) => e.ord),
+    updates.map((u) => u.update.deviceId),
+    updates.map((u) => u.update.releasePrn),
+    updates.map((u) => u.update.bundlePrn),
+    updates.map((u) => u.update.releaseVersion),
+    updates.map((u) => u.ord),
+  ];
+  groupStatement ??= groupStatementText();
+  const rows = await queryArrayRows(db, 'release_check_writes', groupStatement, values);
+  return new Set(rows.map(([releaseId, deviceId]) => `${releaseId}|${deviceId}`));
 }
 
 function outcomeOf(write: CheckWrite, granted: Set<string>): CheckWriteOutcome {

@@ -52,5 +52,20 @@ export function outboxStatement(list: readonly PendingEvent[]) {
     where v.keep and w.state = 'enabled' and w.enabled_events @> jsonb_build_array(v.name)`;
 }
 
+/**
+ * The same rule over a relation of events (EventRelationHook: fixed text, planned once by the
+ * statements that use it). test_fire matches its webhook by the webhook's prn, exactly what
+ * writeOutboxRows resolves the event's resource_prn to.
+ */
+export function outboxFromRelation(relation: string): string {
+  return `insert into webhook_deliveries (id, organization_id, webhook_id, event_id)
+    select gen_random_uuid(), w.organization_id, w.id, e.id
+    from ${relation} e join webhooks w on w.organization_id = e.organization_id
+    where case e.type || '.' || e.subtype
+      when 'webhook.request_failed' then false
+      when 'webhook.test_fire' then e.resource_prn = 'prn:1:' || w.organization_id || ':webhook:' || w.id
+      else w.state = 'enabled' and w.enabled_events @> jsonb_build_array(e.type || '.' || e.subtype) end`;
+}
+
 // Registered once, when the webhooks context is loaded; recordEvent runs it in every event's transaction.
-onEventRecorded(writeOutboxRows, outboxStatement);
+onEventRecorded(writeOutboxRows, outboxStatement, outboxFromRelation);
