@@ -7,7 +7,7 @@
 import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import type { DeviceRow } from './neighbours';
-import { ReadBatches } from './read-batches';
+import { StatementGroups } from '../db/statement-groups';
 
 export interface CheckState {
   chainVersion: number | null;
@@ -23,7 +23,7 @@ export interface CheckState {
  * Two named statements, each planned once per connection (db/array-rows.ts): the state alone for
  * a device already loaded (the device API authenticated it), and the device's fields an update
  * check uses with its state for the admin API, which starts from a prn: one round trip. Each
- * reads a batch of devices over parameter arrays (read-batches.ts: the checks asking at about the
+ * reads a batch of devices over parameter arrays (db/statement-groups.ts: the checks asking at about the
  * same time share one statement); a row's `ord` says which read it answers.
  */
 const COHORT_STATE = `select x.cohort_id,
@@ -78,11 +78,10 @@ function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides]: 
 }
 
 /** Batches in flight per process and reads per batch: enough to overlap round trips, small arrays. */
-const MAX_IN_FLIGHT = 4;
-const MAX_BATCH = 128;
+const BATCHING = { maxInFlight: 4, maxGroup: 128 };
 
 /** Runs a batch statement; answers each key's row (without its `ord`) or null, in key order. */
-async function readBatch(db: Executor, name: string, text: string, keys: [string, string | null][]): Promise<(unknown[] | null)[]> {
+async function readBatch(db: Executor, name: string, text: string, keys: readonly [string, string | null][]): Promise<(unknown[] | null)[]> {
   const rows = await queryArrayRows(db, name, text, [keys.map((k) => k[0]), keys.map((k) => k[1])]);
   const byOrd: (unknown[] | null)[] = keys.map(() => null);
   for (const row of rows) byOrd[Number(row[0]) - 1] = row.slice(1);
@@ -90,7 +89,7 @@ async function readBatch(db: Executor, name: string, text: string, keys: [string
 }
 
 interface Reader<Key> {
-  read(key: Key): Promise<unknown[] | null>;
+  submit(key: Key): Promise<unknown[] | null>;
 }
 interface Batches {
   state: Reader<[string, string | null]>;
@@ -100,13 +99,13 @@ const batchesByExecutor = new WeakMap<object, Batches>();
 
 /** The handle's batches; inside a caller's transaction each read runs alone on it, unbatched. */
 function batchesOf(db: Executor): Batches {
-  const alone = (name: string, text: string) => ({ read: async (key: [string, string | null]) => (await readBatch(db, name, text, [key]))[0] });
+  const alone = (name: string, text: string) => ({ submit: async (key: [string, string | null]) => (await readBatch(db, name, text, [key]))[0] });
   if ('rollback' in db) return { state: alone('release_check_state', STATE_BATCH), deviceWithState: alone('release_device_check_state', DEVICE_WITH_STATE_BATCH) };
   let batches = batchesByExecutor.get(db);
   if (!batches) {
     batches = {
-      state: new ReadBatches((keys) => readBatch(db, 'release_check_state', STATE_BATCH, keys), MAX_IN_FLIGHT, MAX_BATCH),
-      deviceWithState: new ReadBatches((keys) => readBatch(db, 'release_device_check_state', DEVICE_WITH_STATE_BATCH, keys), MAX_IN_FLIGHT, MAX_BATCH),
+      state: new StatementGroups((keys: readonly [string, string | null][]) => readBatch(db, 'release_check_state', STATE_BATCH, keys), BATCHING),
+      deviceWithState: new StatementGroups((keys: readonly [string, string | null][]) => readBatch(db, 'release_device_check_state', DEVICE_WITH_STATE_BATCH, keys), BATCHING),
     };
     batchesByExecutor.set(db, batches);
   }
@@ -115,13 +114,13 @@ function batchesOf(db: Executor): Batches {
 
 export async function readCheckState(db: Executor, deviceId: string, cohortId: string | null): Promise<CheckState> {
   // A device outside any cohort has no chain: the cohort parts answer null for a null cohort.
-  const row = await batchesOf(db).state.read([deviceId, cohortId]);
+  const row = await batchesOf(db).state.submit([deviceId, cohortId]);
   return stateOf(row as StateCells);
 }
 
 /** The device of the organization with its check state; null when there is no such device. */
 export async function readDeviceWithCheckState(db: Executor, organizationId: string, deviceId: string): Promise<{ device: CheckDevice; state: CheckState } | null> {
-  const row = await batchesOf(db).deviceWithState.read([deviceId, organizationId]);
+  const row = await batchesOf(db).deviceWithState.submit([deviceId, organizationId]);
   if (!row) return null;
   const [id, orgId, cohortId, quarantined, tags, target, reportedReleasePrn, reportedBundlePrn, reportedReleaseVersion] = row as [
     string, string, string | null, boolean, string[] | null, string | null, string | null, string | null, string | null,
