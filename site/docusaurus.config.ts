@@ -66,6 +66,7 @@ const config: Config = {
   plugins: [
     './src/plugins/progressBarShim.ts',
     './src/plugins/prismOnDemand.ts',
+    './src/plugins/lazyRouteComponents.ts',
     ['./src/plugins/announcementReset.ts', { id: announcementId }],
   ],
   themes: [
