@@ -67,6 +67,7 @@ const config: Config = {
     './src/plugins/progressBarShim.ts',
     './src/plugins/prismOnDemand.ts',
     './src/plugins/lazyRouteComponents.ts',
+    './src/plugins/splitStartup.ts',
     ['./src/plugins/announcementReset.ts', { id: announcementId }],
   ],
   themes: [
