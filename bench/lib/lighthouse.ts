@@ -42,12 +42,17 @@ async function startChromium(): Promise<{ port: number; stop: () => Promise<void
     'about:blank',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  // The profile is removed only once Chromium has stopped writing to it; its helper processes
-  // can outlive the browser process by a moment, hence the retries.
+  // The profile is removed only once Chromium has stopped writing to it. Its helper processes
+  // (the network service filling the disk cache) can outlive the browser process by a moment,
+  // hence the retries; a profile left in the temporary directory is not worth failing the run.
   const stop = async () => {
     child.kill();
     await exited;
-    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 300 });
+    } catch (error) {
+      console.warn(`could not remove the Chromium profile ${profile}: ${(error as Error).message}`);
+    }
   };
   const port = await new Promise<number>((resolve, reject) => {
     let seen = '';
