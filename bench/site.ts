@@ -103,6 +103,7 @@ async function main(): Promise<void> {
   console.log(`| Lighthouse performance of /, median of ${LIGHTHOUSE_RUNS} | ${lighthouse.median.performance} (runs: ${lighthouse.scores.join(', ')}) | ${stockLighthouse.median.performance} (runs: ${stockLighthouse.scores.join(', ')}) | |`);
   const metrics = (run: LighthouseRun) => Object.entries(run.metrics).map(([k, v]) => `${k} ${v}`).join(', ');
   console.log(`\nLighthouse metrics of the median run: Canopy site: ${metrics(lighthouse.median)}; stock: ${metrics(stockLighthouse.median)}`);
+  console.log(`Lighthouse benchmarkIndex of this machine (CPU speed; lower when loaded): Canopy site runs ${lighthouse.benchmarkIndexes.join(', ')}; stock runs ${stockLighthouse.benchmarkIndexes.join(', ')}`);
   console.log(`load average while measuring: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   console.log(`first-load JS target: at most ${TARGET_RATIO}x the stock template: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`);
   console.log(`Lighthouse target: at least ${TARGET_LIGHTHOUSE} on /: ${lighthouse.median.performance >= TARGET_LIGHTHOUSE ? 'met' : 'NOT met'}`);

@@ -66,6 +66,8 @@ const config: Config = {
   plugins: [
     './src/plugins/progressBarShim.ts',
     './src/plugins/prismOnDemand.ts',
+    './src/plugins/lazyRouteComponents.ts',
+    './src/plugins/splitStartup.ts',
     ['./src/plugins/announcementReset.ts', { id: announcementId }],
   ],
   themes: [
