@@ -46,9 +46,22 @@ export function onEventRecorded(hook: EventTransactionHook, statement?: EventSta
 }
 
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<EventRow> {
+  const pending: PendingEvent = { id: randomUUID(), ...event };
+  // One round trip when every hook has a statement form for this event: its writes ride along
+  // as data-modifying CTEs of the insert (same snapshot, foreign keys checked at statement end).
+  const fragments = transactionHooks.map(({ statement }) => statement?.([pending]));
+  if (fragments.every((fragment) => fragment !== undefined)) {
+    const ctes = fragments.flatMap((fragment, i) => (fragment ? [tx.$with(`hook${i}`, {}).as(fragment)] : []));
+    const [row] = await tx
+      .with(...ctes)
+      .insert(events)
+      .values({ id: pending.id, ...event })
+      .returning();
+    return row;
+  }
   const [row] = await tx
     .insert(events)
-    .values({ id: randomUUID(), ...event })
+    .values({ id: pending.id, ...event })
     .returning();
   for (const { hook } of transactionHooks) await hook(tx, row);
   return row;
