@@ -5,7 +5,7 @@
  * ours (`lease_token`), and a succeeded delivery is never claimed again.
  */
 import { randomUUID } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
 import { events } from '../events/schema';
 import { recordEvent } from '../events/service';
@@ -21,32 +21,41 @@ export interface ClaimedDelivery {
   event: typeof events.$inferSelect;
 }
 
-/** Up to `limit` due deliveries of enabled webhooks, leased to `leaseToken`. */
+const deliveryColumns = getTableColumns(webhookDeliveries);
+
+/**
+ * Up to `limit` due deliveries of enabled webhooks, leased to `leaseToken`, with their webhook and
+ * event: one statement, so a claim costs one round trip however many rows it takes.
+ */
 export async function claimDeliveries(db: Database, limit: number, leaseSeconds: number, leaseToken: string): Promise<ClaimedDelivery[]> {
-  // The CTE is evaluated once (a FOR UPDATE CTE is always materialised), so the UPDATE touches
-  // exactly the rows this claim locked; `where id in (subquery)` gives the planner room to re-run it.
-  const result = await db.execute(sql`
-    with due as (
-      select c.id from ${webhookDeliveries} c
-      where c.state = 'pending' and c.next_attempt_at <= now() and (c.locked_until is null or c.locked_until < now())
-        and exists (select 1 from ${webhooks} w where w.id = c.webhook_id and w.state = 'enabled')
-      order by c.next_attempt_at
-      limit ${limit}
-      for update of c skip locked)
+  // A FOR UPDATE CTE is always materialised, so the UPDATE touches exactly the rows this claim
+  // locked; `where id in (subquery)` would give the planner room to re-run it.
+  const due = db.$with('due', {}).as(sql`
+    select c.id from ${webhookDeliveries} c
+    where c.state = 'pending' and c.next_attempt_at <= now() and (c.locked_until is null or c.locked_until < now())
+      and exists (select 1 from ${webhooks} w where w.id = c.webhook_id and w.state = 'enabled')
+    order by c.next_attempt_at
+    limit ${limit}
+    for update of c skip locked`);
+  // The leased rows as the UPDATE left them (attempts counted, first attempt stamped): the
+  // outer select reads the statement's snapshot, which does not show this update's own writes.
+  const claimed = db.$with('claimed', deliveryColumns).as(sql`
     update ${webhookDeliveries} d
     set locked_until = now() + make_interval(secs => ${leaseSeconds}), lease_token = ${leaseToken},
         attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, now())
     from due
     where d.id = due.id
-    returning d.id`);
-  const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
-  if (ids.length === 0) return [];
+    returning d.*`);
+  // Every column of the CTE, as a nested selection (drizzle does not expand a CTE named whole).
+  const delivery = Object.fromEntries(Object.keys(deliveryColumns).map((key) => [key, claimed[key as keyof typeof deliveryColumns]])) as {
+    [K in keyof typeof deliveryColumns]: (typeof claimed)[K];
+  };
   return db
-    .select({ delivery: webhookDeliveries, webhook: webhooks, event: events })
-    .from(webhookDeliveries)
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(inArray(webhookDeliveries.id, ids));
+    .with(due, claimed)
+    .select({ delivery, webhook: webhooks, event: events })
+    .from(claimed)
+    .innerJoin(webhooks, eq(webhooks.id, claimed.webhookId))
+    .innerJoin(events, eq(events.id, claimed.eventId));
 }
 
 /** One attempt's outcome, as recordAttempts takes it. */
