@@ -117,9 +117,27 @@ function trustContext(caFiles: string[]): tls.SecureContext | undefined {
   return tls.createSecureContext({ ca: [...tls.rootCertificates, ...caFiles.map((file) => fs.readFileSync(file, 'utf8'))] });
 }
 
+/**
+ * Requests that start while a lookup of their name is in flight share its answer instead of each
+ * asking the resolver (a claimed batch to one receiver starts together). Nothing outlives the
+ * lookup: once it has answered, the next request asks again, so every request still connects to
+ * an address resolved after it began and checked for it (resolveAllowed).
+ */
+function sharingLookupsInFlight(resolve: (hostname: string) => Promise<LookupAddress[]>): (hostname: string) => Promise<LookupAddress[]> {
+  const inFlight = new Map<string, Promise<LookupAddress[]>>();
+  return (hostname) => {
+    let lookup = inFlight.get(hostname);
+    if (!lookup) {
+      lookup = resolve(hostname).finally(() => inFlight.delete(hostname));
+      inFlight.set(hostname, lookup);
+    }
+    return lookup;
+  };
+}
+
 export function createWebhookSender(options: OutboundOptions): WebhookSender {
   const connections = new ReceiverConnections({ ...DEFAULT_POOL_LIMITS, ...options.pool }, trustContext(options.caFiles));
-  const resolveHost = options.resolve ?? systemResolve;
+  const resolveHost = sharingLookupsInFlight(options.resolve ?? systemResolve);
 
   async function exchange(url: URL, body: string, headers: Record<string, string>, attempt: Attempt): Promise<number> {
     const host = url.hostname.replace(/^\[|\]$/g, '');
