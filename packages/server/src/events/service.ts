@@ -8,6 +8,7 @@ import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
 import { parameterError } from '../http/errors';
+import { prepared, type Prepared } from '../http/prepared-queries';
 import { resourcePrn } from '../http/prn';
 import { parseDateTime, toRfc3339 } from '../http/time';
 import { events, type EventType } from './schema';
@@ -36,7 +37,9 @@ export type PendingEvent = NewEvent & { id: string; when?: SQL };
 /**
  * The same listener as one data-modifying statement over events about to be inserted by the
  * statement it joins (their ids are known): null when it has nothing to write, `undefined` when
- * it cannot express these events (the caller then falls back to recordEvent).
+ * it cannot express these events (the caller then falls back to recordEvent). It may decide by
+ * an event's `type` and `subtype` only, and must put every other field into the SQL as a value:
+ * recordEvent prepares the statement once per event name, handing placeholders for those fields.
  */
 export type EventStatementHook = (events: readonly PendingEvent[]) => SQL | null | undefined;
 
@@ -69,12 +72,47 @@ export function eventRelationStatements(relation: string): string[] {
 }
 
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<EventRow> {
+  const id = randomUUID();
+  const oneStatement = preparedRecordEvent(tx, event);
+  if (oneStatement) {
+    const [row] = (await oneStatement.execute({ id, organizationId: event.organizationId, actorPrn: event.actorPrn, resourcePrn: event.resourcePrn, data: event.data })) as EventRow[];
+    return row;
+  }
   const [row] = await tx
     .insert(events)
-    .values({ id: randomUUID(), ...event })
+    .values({ id, ...event })
     .returning();
   for (const { hook } of transactionHooks) await hook(tx, row);
   return row;
+}
+
+/**
+ * recordEvent as ONE prepared statement, when every hook has a statement form for this event
+ * name: the hooks' writes ride along as data-modifying CTEs of the insert (one snapshot, foreign
+ * keys checked at the statement's end), so an event costs one round trip, and the statement is
+ * built once per executor and event name (a named statement: PostgreSQL parses it once per
+ * connection). The hooks see placeholders for everything but `type` and `subtype`.
+ */
+function preparedRecordEvent(tx: Executor, event: NewEvent): Prepared | null {
+  const values = {
+    id: sql.placeholder('id'),
+    organizationId: sql.placeholder('organizationId'),
+    type: event.type,
+    subtype: event.subtype,
+    actorPrn: sql.placeholder('actorPrn'),
+    resourcePrn: sql.placeholder('resourcePrn'),
+    data: sql.placeholder('data'),
+  };
+  const fragments = transactionHooks.map(({ statement }) => statement?.([values as unknown as PendingEvent]));
+  if (fragments.some((fragment) => fragment === undefined)) return null;
+  return prepared(tx, `record_event_${event.type}.${event.subtype}`, () => {
+    const ctes = fragments.flatMap((fragment, i) => (fragment ? [tx.$with(`hook${i}`, {}).as(fragment)] : []));
+    return tx
+      .with(...ctes)
+      .insert(events)
+      .values(values)
+      .returning();
+  });
 }
 
 export interface OneStatementOptions {

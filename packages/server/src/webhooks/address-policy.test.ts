@@ -21,6 +21,13 @@ describe('webhook address policy', () => {
     }
   });
 
+  it('judges the same address by the policy asked for each time', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(judgeAddress('10.9.8.7', true)).toBe('allowed');
+      expect(judgeAddress('10.9.8.7', false)).toBe('private');
+    }
+  });
+
   it('allows private addresses when told to, and calls non-addresses invalid', () => {
     expect(judgeAddress('127.0.0.1', true)).toBe('allowed');
     expect(judgeAddress('::1', true)).toBe('allowed');

@@ -53,7 +53,26 @@ function embeddedIpv4(address: string): string | null {
   return [high >> 8, high & 255, low >> 8, low & 255].join('.');
 }
 
+/**
+ * Verdicts by (allowPrivate, address): judging is a pure function of the two, so a remembered
+ * verdict is the verdict (nothing to invalidate); it spares the parse and range checks that every
+ * request's freshly resolved address goes through. Bounded: emptied when full.
+ */
+const verdicts = new Map<string, AddressVerdict>();
+const MAX_VERDICTS = 4096;
+
 export function judgeAddress(address: string, allowPrivate: boolean): AddressVerdict {
+  const key = `${allowPrivate ? 'p' : 'n'} ${address}`;
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    verdict = judgeAddressUncached(address, allowPrivate);
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
+function judgeAddressUncached(address: string, allowPrivate: boolean): AddressVerdict {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   const mapped = embeddedIpv4(bare);
   const ip = mapped ?? bare;

@@ -5,11 +5,12 @@
  * ours (`lease_token`), and a succeeded delivery is never claimed again.
  */
 import { randomUUID } from 'node:crypto';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
 import { events } from '../events/schema';
 import { recordEvent } from '../events/service';
 import { resourcePrn } from '../http/prn';
+import { prepared } from '../http/prepared-queries';
 import { toRfc3339 } from '../http/time';
 import { nextAttemptAt, type RetryPolicy } from './backoff';
 import { failureKind, type AttemptResult } from './outbound';
@@ -21,32 +22,47 @@ export interface ClaimedDelivery {
   event: typeof events.$inferSelect;
 }
 
-/** Up to `limit` due deliveries of enabled webhooks, leased to `leaseToken`. */
+const deliveryColumns = getTableColumns(webhookDeliveries);
+
+/**
+ * Up to `limit` due deliveries of enabled webhooks, leased to `leaseToken`, with their webhook and
+ * event: one statement, so a claim costs one round trip however many rows it takes, prepared
+ * once per executor (no query building per claim; PostgreSQL parses it once per connection).
+ */
 export async function claimDeliveries(db: Database, limit: number, leaseSeconds: number, leaseToken: string): Promise<ClaimedDelivery[]> {
-  // The CTE is evaluated once (a FOR UPDATE CTE is always materialised), so the UPDATE touches
-  // exactly the rows this claim locked; `where id in (subquery)` gives the planner room to re-run it.
-  const result = await db.execute(sql`
-    with due as (
-      select c.id from ${webhookDeliveries} c
-      where c.state = 'pending' and c.next_attempt_at <= now() and (c.locked_until is null or c.locked_until < now())
-        and exists (select 1 from ${webhooks} w where w.id = c.webhook_id and w.state = 'enabled')
-      order by c.next_attempt_at
-      limit ${limit}
-      for update of c skip locked)
+  const claim = prepared(db, 'webhook_claim_deliveries', () => claimStatement(db));
+  return (await claim.execute({ limit, leaseSeconds, leaseToken })) as ClaimedDelivery[];
+}
+
+function claimStatement(db: Database) {
+  // A FOR UPDATE CTE is always materialised, so the UPDATE touches exactly the rows this claim
+  // locked; `where id in (subquery)` would give the planner room to re-run it.
+  const due = db.$with('due', {}).as(sql`
+    select c.id from ${webhookDeliveries} c
+    where c.state = 'pending' and c.next_attempt_at <= now() and (c.locked_until is null or c.locked_until < now())
+      and exists (select 1 from ${webhooks} w where w.id = c.webhook_id and w.state = 'enabled')
+    order by c.next_attempt_at
+    limit ${sql.placeholder('limit')}::int
+    for update of c skip locked`);
+  // The leased rows as the UPDATE left them (attempts counted, first attempt stamped): the
+  // outer select reads the statement's snapshot, which does not show this update's own writes.
+  const claimed = db.$with('claimed', deliveryColumns).as(sql`
     update ${webhookDeliveries} d
-    set locked_until = now() + make_interval(secs => ${leaseSeconds}), lease_token = ${leaseToken},
+    set locked_until = now() + make_interval(secs => ${sql.placeholder('leaseSeconds')}::float8), lease_token = ${sql.placeholder('leaseToken')}::uuid,
         attempts = d.attempts + 1, first_attempt_at = coalesce(d.first_attempt_at, now())
     from due
     where d.id = due.id
-    returning d.id`);
-  const ids = (result as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
-  if (ids.length === 0) return [];
+    returning d.*`);
+  // Every column of the CTE, as a nested selection (drizzle does not expand a CTE named whole).
+  const delivery = Object.fromEntries(Object.keys(deliveryColumns).map((key) => [key, claimed[key as keyof typeof deliveryColumns]])) as {
+    [K in keyof typeof deliveryColumns]: (typeof claimed)[K];
+  };
   return db
-    .select({ delivery: webhookDeliveries, webhook: webhooks, event: events })
-    .from(webhookDeliveries)
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(inArray(webhookDeliveries.id, ids));
+    .with(due, claimed)
+    .select({ delivery, webhook: webhooks, event: events })
+    .from(claimed)
+    .innerJoin(webhooks, eq(webhooks.id, claimed.webhookId))
+    .innerJoin(events, eq(events.id, claimed.eventId));
 }
 
 /** One attempt's outcome, as recordAttempts takes it. */
@@ -85,26 +101,36 @@ async function moveDeliveries(db: Executor, moves: Move[], now: Date): Promise<S
     // When the request was sent, not when its outcome was written down.
     attempted_at: new Date(now.getTime() - result.latencyMs).toISOString(),
   }));
-  const written = await db.execute(sql`
-    with outcome as (
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as o(
-        delivery_id uuid, lease_token uuid, state text, retry_at timestamptz, attempt_id uuid, organization_id uuid,
-        webhook_id uuid, event_id uuid, attempt int, status_code int, latency_ms int, error text, detail text, attempted_at timestamptz)),
-    moved as (
-      update ${webhookDeliveries} d
-      set state = o.state, locked_until = null, lease_token = null,
-          next_attempt_at = coalesce(o.retry_at, d.next_attempt_at),
-          completed_at = case when o.state = 'pending' then null else now() end
-      from outcome o
-      where d.id = o.delivery_id and d.lease_token = o.lease_token and d.state = 'pending'
-      returning d.id)
+  const move = prepared(db, 'webhook_move_deliveries', () => moveStatement(db));
+  const written = (await move.execute({ rows: JSON.stringify(rows) })) as { deliveryId: string }[];
+  return new Set(written.map((r) => r.deliveryId));
+}
+
+/**
+ * moveDeliveries' statement over its `rows` placeholder (a JSON array), built once per executor.
+ * Data-modifying CTEs must sit at the top level, hence three CTEs and a select of the last.
+ */
+function moveStatement(db: Executor) {
+  const outcome = db.$with('outcome', {}).as(sql`
+    select * from jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) as o(
+      delivery_id uuid, lease_token uuid, state text, retry_at timestamptz, attempt_id uuid, organization_id uuid,
+      webhook_id uuid, event_id uuid, attempt int, status_code int, latency_ms int, error text, detail text, attempted_at timestamptz)`);
+  const moved = db.$with('moved', {}).as(sql`
+    update ${webhookDeliveries} d
+    set state = o.state, locked_until = null, lease_token = null,
+        next_attempt_at = coalesce(o.retry_at, d.next_attempt_at),
+        completed_at = case when o.state = 'pending' then null else now() end
+    from outcome o
+    where d.id = o.delivery_id and d.lease_token = o.lease_token and d.state = 'pending'
+    returning d.id`);
+  const written = db.$with('written', { deliveryId: sql<string>`delivery_id`.as('delivery_id') }).as(sql`
     insert into ${webhookAttempts}
       (id, organization_id, webhook_id, delivery_id, event_id, attempt, status_code, latency_ms, error, detail, next_attempt_at, inserted_at)
     select o.attempt_id, o.organization_id, o.webhook_id, o.delivery_id, o.event_id, o.attempt,
            o.status_code, o.latency_ms, o.error, o.detail, o.retry_at, o.attempted_at
     from outcome o join moved on moved.id = o.delivery_id
     returning delivery_id`);
-  return new Set((written as unknown as { rows: { delivery_id: string }[] }).rows.map((r) => r.delivery_id));
+  return db.with(outcome, moved, written).select({ deliveryId: written.deliveryId }).from(written);
 }
 
 /**

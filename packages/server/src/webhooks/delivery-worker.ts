@@ -1,6 +1,6 @@
 /**
  * The delivery loop every server process runs (a BACKGROUND_SERVICE): keeps up to
- * `webhookConcurrency` deliveries in flight, claims more as slots free up, and sleeps
+ * `webhookConcurrency` deliveries in flight, claims more as slots free up, and sleeps up to
  * `webhookPollMs` when nothing is due. Stopping waits for the requests in flight (each ends
  * within the timeout) and for their outcomes to be written; a process killed instead leaves its
  * leases to expire.
@@ -83,7 +83,10 @@ export function createDeliveryService(platform: Platform): BackgroundService {
       }
       for (const item of claimed) start(item, leaseToken);
       // Nothing due: poll again later. Otherwise more may be due: claim again once slots allow.
-      if (claimed.length === 0) await pause(config.webhookPollMs);
+      // The sleep is drawn between half and all of the interval, so processes that went idle
+      // together (the end of a burst) do not poll in lockstep, which would leave every process's
+      // poll at one moment per interval; spread out, a new delivery waits for the soonest of them.
+      if (claimed.length === 0) await pause(config.webhookPollMs * (0.5 + Math.random() / 2));
     }
   }
 

@@ -8,6 +8,7 @@
  */
 import { promises as dns, type LookupAddress } from 'node:dns';
 import fs from 'node:fs';
+import type http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import tls from 'node:tls';
@@ -69,6 +70,16 @@ class AttemptFailure extends Error {
   }
 }
 
+/**
+ * One post's timeout state. Destroying the request on timeout, rather than giving each request an
+ * AbortSignal, spares the per-request listener bookkeeping a signal costs.
+ */
+interface Attempt {
+  timedOut: boolean;
+  request: http.ClientRequest | null;
+  timeout(): AttemptFailure;
+}
+
 const systemResolve = (hostname: string) => dns.lookup(hostname, { all: true, verbatim: true });
 
 async function resolveAllowed(host: string, allowPrivate: boolean, resolve: (hostname: string) => Promise<LookupAddress[]>): Promise<LookupAddress> {
@@ -106,13 +117,32 @@ function trustContext(caFiles: string[]): tls.SecureContext | undefined {
   return tls.createSecureContext({ ca: [...tls.rootCertificates, ...caFiles.map((file) => fs.readFileSync(file, 'utf8'))] });
 }
 
+/**
+ * Requests that start while a lookup of their name is in flight share its answer instead of each
+ * asking the resolver (a claimed batch to one receiver starts together). Nothing outlives the
+ * lookup: once it has answered, the next request asks again, so every request still connects to
+ * an address resolved after it began and checked for it (resolveAllowed).
+ */
+function sharingLookupsInFlight(resolve: (hostname: string) => Promise<LookupAddress[]>): (hostname: string) => Promise<LookupAddress[]> {
+  const inFlight = new Map<string, Promise<LookupAddress[]>>();
+  return (hostname) => {
+    let lookup = inFlight.get(hostname);
+    if (!lookup) {
+      lookup = resolve(hostname).finally(() => inFlight.delete(hostname));
+      inFlight.set(hostname, lookup);
+    }
+    return lookup;
+  };
+}
+
 export function createWebhookSender(options: OutboundOptions): WebhookSender {
   const connections = new ReceiverConnections({ ...DEFAULT_POOL_LIMITS, ...options.pool }, trustContext(options.caFiles));
-  const resolveHost = options.resolve ?? systemResolve;
+  const resolveHost = sharingLookupsInFlight(options.resolve ?? systemResolve);
 
-  async function exchange(url: URL, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<number> {
+  async function exchange(url: URL, body: string, headers: Record<string, string>, attempt: Attempt): Promise<number> {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const target = await resolveAllowed(host, options.allowPrivate, resolveHost);
+    if (attempt.timedOut) throw attempt.timeout();
     const port = Number(url.port || 443);
     const pooled = connections.acquire(`${host} ${target.address} ${port}`);
     try {
@@ -127,7 +157,6 @@ export function createWebhookSender(options: OutboundOptions): WebhookSender {
             path: `${url.pathname}${url.search}`,
             servername: isIP(host) ? '' : host,
             agent: pooled.agent,
-            signal,
             headers: { host: url.host, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body).toString(), 'user-agent': 'Canopy-Webhooks/1', ...headers },
           },
           (response) => {
@@ -140,10 +169,15 @@ export function createWebhookSender(options: OutboundOptions): WebhookSender {
               }
             });
             response.on('end', () => resolve(response.statusCode ?? 0));
+            // Closed before its end (destroyed on timeout, connection cut): settle rather than hang.
+            response.on('close', () => {
+              if (!response.complete) reject(attempt.timedOut ? attempt.timeout() : new AttemptFailure('connection_failed', 'connection closed before the answer was complete', response.statusCode ?? null));
+            });
             response.on('error', (error) => reject(classifyNetworkError(error)));
           },
         );
-        request.on('error', (error) => reject(signal.aborted ? new AttemptFailure('response_timeout', `no answer within ${options.timeoutMs} ms`) : classifyNetworkError(error)));
+        request.on('error', (error) => reject(attempt.timedOut ? attempt.timeout() : classifyNetworkError(error)));
+        attempt.request = request;
         request.end(body);
       });
     } finally {
@@ -154,20 +188,22 @@ export function createWebhookSender(options: OutboundOptions): WebhookSender {
   return {
     async post(rawUrl, body, headers) {
       const started = performance.now();
-      const controller = new AbortController();
+      const attempt: Attempt = { timedOut: false, request: null, timeout: () => new AttemptFailure('response_timeout', `no answer within ${options.timeoutMs} ms`) };
       let timer: NodeJS.Timeout | undefined;
-      // A race rather than only the signal: a hanging DNS lookup cannot be aborted.
+      // A race rather than only destroying the request: a hanging DNS lookup cannot be cut short
+      // (once it answers, `exchange` sees the timeout and sends nothing).
       const deadline = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
-          controller.abort();
-          reject(new AttemptFailure('response_timeout', `no answer within ${options.timeoutMs} ms`));
+          attempt.timedOut = true;
+          attempt.request?.destroy();
+          reject(attempt.timeout());
         }, options.timeoutMs);
       });
       const finish = (partial: Omit<AttemptResult, 'latencyMs'>): AttemptResult => ({ ...partial, latencyMs: Math.round(performance.now() - started) });
       try {
         const url = new URL(rawUrl);
         if (url.protocol !== 'https:') throw new AttemptFailure('connection_failed', 'only https:// urls are delivered to');
-        const sending = exchange(url, body, headers, controller.signal);
+        const sending = exchange(url, body, headers, attempt);
         sending.catch(() => {}); // after a timeout its late rejection has no one to tell
         const status = await Promise.race([sending, deadline]);
         return finish(status === 200 ? { ok: true, status, error: null, detail: null } : { ok: false, status, error: 'response_status', detail: `answered ${status}` });

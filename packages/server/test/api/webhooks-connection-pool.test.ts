@@ -82,6 +82,27 @@ describe('webhook receiver connections', () => {
     expect(first.connections.opened).toBe(1);
   });
 
+  it('asks DNS once for requests that start during one lookup of their name, and again for the next request', async () => {
+    const receiver = await receiverOn();
+    const lookups: string[] = [];
+    const dns = stagedDns('127.0.0.1');
+    const sender = senderFor([receiver], {
+      resolve: async (hostname) => {
+        lookups.push(hostname);
+        await new Promise((r) => setTimeout(r, 20));
+        return dns.resolve();
+      },
+    });
+    const together = await Promise.all(Array.from({ length: 4 }, () => post(sender, receiver.url)));
+    expect(together.every((r) => r.ok)).toBe(true);
+    expect(lookups).toEqual(['localhost']);
+
+    dns.address = '169.254.169.254';
+    expect(await post(sender, receiver.url)).toMatchObject({ ok: false, error: 'forbidden_address' });
+    expect(lookups).toEqual(['localhost', 'localhost']);
+    expect(receiver.requests.length).toBe(4);
+  });
+
   it('refuses a name whose DNS answer turned to a refused address, though a connection to it is kept alive', async () => {
     const receiver = await receiverOn();
     const dns = stagedDns('127.0.0.1');
