@@ -6,13 +6,15 @@
  */
 import { eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { TObject } from 'typebox';
-import type { Executor } from '../db/connection';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Database, Executor } from '../db/connection';
 import { encodeCursor } from './cursor';
 import { notFound } from './errors';
 import { byIdInOrganization, placeholderPage, plainPageShape, searchedCondition, type ListSearch, type OwnedTable } from './owned-rows';
 import { combine, keyset, pageRequest, type ListQuery, type PageRequest } from './pagination';
 import { prepared } from './prepared-queries';
 import { resourceIdFromPrn, type PrnType } from './prn';
+import { turnBatch } from './turn-batch';
 import { wireObjectSql, type WireColumns } from './wire-json';
 
 /** A table, its prn type and the expression that writes a row's wire JSON. */
@@ -33,11 +35,50 @@ export function wireSource(table: OwnedTable, type: PrnType, item: TObject, colu
 export async function findOwnedJson(db: Executor, source: WireSource, organizationId: string, prn: unknown): Promise<string | null> {
   const id = resourceIdFromPrn(prn, source.type, organizationId);
   if (!id) return null;
-  const find = prepared(db, `find_json_${getTableName(source.table)}`, () =>
-    db.select({ json: source.json }).from(source.table).where(byIdInOrganization(source.table)).limit(1),
-  );
-  const rows = (await find.execute({ id, organizationId })) as { json: string }[];
-  return rows[0]?.json ?? null;
+  if (db instanceof PgTransaction) {
+    // Inside a transaction the read must see its writes: a query of its own, on its connection.
+    const find = prepared(db, `find_json_${getTableName(source.table)}`, () =>
+      db.select({ json: source.json }).from(source.table).where(byIdInOrganization(source.table)).limit(1),
+    );
+    const rows = (await find.execute({ id, organizationId })) as { json: string }[];
+    return rows[0]?.json ?? null;
+  }
+  const row = await batchedFinder(db, source)(id);
+  // The batch looks rows up by id alone; a row of another organization is not the caller's.
+  return row !== undefined && row.organizationId === organizationId ? row.json : null;
+}
+
+interface FoundRow {
+  id: string;
+  organizationId: string;
+  json: string;
+}
+
+const finders = new WeakMap<object, Map<WireSource, (id: string) => Promise<FoundRow | undefined>>>();
+
+/** One query per event-loop turn for all the rows of `source` looked up by id (turn-batch.ts). */
+function batchedFinder(db: Database, source: WireSource) {
+  let bySource = finders.get(db);
+  if (!bySource) {
+    bySource = new Map();
+    finders.set(db, bySource);
+  }
+  let finder = bySource.get(source);
+  if (!finder) {
+    const { table } = source;
+    const find = prepared(db, `find_json_batch_${getTableName(table)}`, () =>
+      db
+        .select({ id: table.id, organizationId: table.organizationId, json: source.json })
+        .from(table)
+        .where(sql`${table.id} = any(${sql.placeholder('ids')}::uuid[])`),
+    );
+    finder = turnBatch(async (ids) => {
+      const rows = (await find.execute({ ids })) as FoundRow[];
+      return new Map(rows.map((row) => [row.id, row]));
+    });
+    bySource.set(source, finder);
+  }
+  return finder;
 }
 
 /** Like findOwnedJson, but a prn that finds nothing is 404. */
