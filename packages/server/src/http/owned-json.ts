@@ -122,8 +122,10 @@ function cursorAfter(lastJson: string): string {
 
 function toJsonPage(rows: { json: string }[], page: PageRequest): JsonPage {
   const count = Math.min(rows.length, page.limit);
-  let items = count > 0 ? rows[0].json : '';
-  for (let i = 1; i < count; i++) items += `,${rows[i].json}`;
+  // join writes one flat string; `+=` would build a rope that sending has to flatten again.
+  const json = new Array<string>(count);
+  for (let i = 0; i < count; i++) json[i] = rows[i].json;
+  const items = json.join(',');
   return { items, nextPage: rows.length > page.limit ? cursorAfter(rows[page.limit - 1].json) : null };
 }
 
