@@ -41,7 +41,7 @@ function schemaTypes(schema: unknown): string[] {
 
 /**
  * The JSON text of one value, `null` for SQL NULL (a NULL would otherwise blank the whole
- * concatenation). Booleans cast to text write true/false; text arrays go through array_to_json;
+ * concatenation). Booleans cast to text write true/false; string arrays go through array_to_json;
  * everything else through to_json, as row_to_json would write it.
  */
 function jsonValueSql(schema: unknown, value: SQL | PgColumn): SQL {
@@ -49,7 +49,10 @@ function jsonValueSql(schema: unknown, value: SQL | PgColumn): SQL {
   const kind = types.length === 1 ? types[0] : 'any';
   if (kind === 'string' && PLAIN_TEXT.has(value as SQL)) return sql`coalesce('"' || ${value} || '"', 'null')`;
   if (kind === 'boolean') return sql`coalesce((${value})::text, 'null')`;
-  if (kind === 'array') return sql`coalesce(array_to_json(${value})::text, 'null')`;
+  // A text[] column; an array held any other way (jsonb) keeps to_json.
+  if (kind === 'array' && schemaTypes((schema as { items?: unknown }).items).join() === 'string') {
+    return sql`coalesce(array_to_json(${value})::text, 'null')`;
+  }
   return sql`coalesce(to_json(${value})::text, 'null')`;
 }
 
