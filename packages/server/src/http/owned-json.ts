@@ -88,9 +88,9 @@ export async function requireOwnedJson(db: Executor, source: WireSource, organiz
   return json;
 }
 
-/** A page as text: `items` is the page's wire objects joined by commas (empty for none). */
+/** A page as text: `items` holds the page's wire objects in order. */
 export interface JsonPage {
-  items: string;
+  items: string[];
   nextPage: string | null;
 }
 
@@ -122,10 +122,8 @@ function cursorAfter(lastJson: string): string {
 
 function toJsonPage(rows: { json: string }[], page: PageRequest): JsonPage {
   const count = Math.min(rows.length, page.limit);
-  // join writes one flat string; `+=` would build a rope that sending has to flatten again.
-  const json = new Array<string>(count);
-  for (let i = 0; i < count; i++) json[i] = rows[i].json;
-  const items = json.join(',');
+  const items = new Array<string>(count);
+  for (let i = 0; i < count; i++) items[i] = rows[i].json;
   return { items, nextPage: rows.length > page.limit ? cursorAfter(rows[page.limit - 1].json) : null };
 }
 
