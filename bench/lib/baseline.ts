@@ -2,9 +2,11 @@
 import { load, type LoadOptions, type LoadResult } from './load';
 import { answers, freePort, startNode } from './processes';
 
-export async function helloWorldBaseline(options: Omit<LoadOptions, 'url'>): Promise<LoadResult> {
+/** `bodyBytes`: answer a fixed body of that size instead of `{"hello":"world"}` (hello-world.ts). */
+export async function helloWorldBaseline(options: Omit<LoadOptions, 'url'>, bodyBytes = 0): Promise<LoadResult> {
   const port = await freePort();
-  const server = await startNode('bench/lib/hello-world.ts', { PORT: String(port) }, answers(`http://127.0.0.1:${port}/`));
+  const env = { PORT: String(port), ...(bodyBytes > 0 ? { BODY_BYTES: String(bodyBytes) } : {}) };
+  const server = await startNode('bench/lib/hello-world.ts', env, answers(`http://127.0.0.1:${port}/`));
   try {
     await load({ ...options, url: `http://127.0.0.1:${port}`, seconds: 2 }); // warm-up
     return await load({ ...options, url: `http://127.0.0.1:${port}` });

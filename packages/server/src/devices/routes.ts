@@ -48,7 +48,7 @@ const EditableFields = {
 };
 
 /** Read routes send the database's JSON text of the Device schema (http/wire-json.ts). */
-const DEVICE_JSON = wireSource(devices, 'device', Device, DEVICE_WIRE_COLUMNS);
+export const DEVICE_JSON = wireSource(devices, 'device', Device, DEVICE_WIRE_COLUMNS);
 
 const DeviceParams = PrnParams('Resource name of the device.');
 const TAGS = ['devices'];

@@ -40,21 +40,46 @@ export function requiredRole(request: FastifyRequest): Role {
 }
 
 export interface AuthOptions {
-  authenticate(token: string): Promise<Actor | null>;
+  /** The key's actor, or null; a plain value when it is known without waiting (a cached key). */
+  authenticate(token: string): Actor | null | Promise<Actor | null>;
+}
+
+/** Sets request.actor, or throws the 401/403 the key or its role earns. */
+function admit(request: FastifyRequest, actor: Actor | null): void {
+  if (!actor) throw unauthenticated('invalid_api_key');
+  const role = requiredRole(request);
+  if (!roleAllows(actor.role, role)) throw unauthorized(role);
+  request.actor = actor;
 }
 
 export const apiKeyAuth = fp<AuthOptions>(async (app: FastifyInstance, options) => {
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', async (request) => {
+  // A callback hook: with a cached key the request goes on in the same tick, with no promise;
+  // only a key that needs a database lookup waits for one.
+  app.addHook('onRequest', (request, _reply, done) => {
     // Unknown routes have no config and fall through to the not-found handler.
-    if (!request.routeOptions.url || request.routeOptions.config?.public) return;
-    const token = bearerToken(request.headers.authorization);
-    if (token === null) throw unauthenticated('missing_api_key');
-    const actor = await options.authenticate(token);
-    if (!actor) throw unauthenticated('invalid_api_key');
-    const role = requiredRole(request);
-    if (!roleAllows(actor.role, role)) throw unauthorized(role);
-    request.actor = actor;
+    if (!request.routeOptions.url || request.routeOptions.config?.public) return done();
+    let found: Actor | null | Promise<Actor | null>;
+    try {
+      const token = bearerToken(request.headers.authorization);
+      if (token === null) throw unauthenticated('missing_api_key');
+      found = options.authenticate(token);
+      if (!(found instanceof Promise)) admit(request, found);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (!(found instanceof Promise)) return done();
+    found.then(
+      (actor) => {
+        try {
+          admit(request, actor);
+        } catch (error) {
+          return done(error as Error);
+        }
+        done();
+      },
+      (error: Error) => done(error),
+    );
   });
 });
 

@@ -15,5 +15,28 @@ export function sendJsonItem(reply: FastifyReply, key: string, itemJson: string)
 
 /** `{"<plural>": [items], "next_page": cursor | null}` (schemas.ts's `list`). */
 export function sendJsonPage(reply: FastifyReply, key: string, page: JsonPage): FastifyReply {
-  return reply.header('content-type', JSON_TYPE).send(`{${JSON.stringify(key)}:[${page.items}],"next_page":${JSON.stringify(page.nextPage)}}`);
+  return reply.header('content-type', JSON_TYPE).send(pageBody(key, page));
+}
+
+/**
+ * The page's bytes, each item encoded straight into one Buffer. A page is ~60 KB: joining the
+ * items into one string first, then wrapping and encoding it, made two more copies of it per
+ * request (garbage the collector then had to sweep), and a string payload was measured for
+ * content-length and encoded again.
+ */
+function pageBody(key: string, page: JsonPage): Buffer {
+  const head = `{${JSON.stringify(key)}:[`;
+  const tail = `],"next_page":${JSON.stringify(page.nextPage)}}`;
+  const { items } = page;
+  let size = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, items.length - 1);
+  for (const item of items) size += Buffer.byteLength(item);
+  const body = Buffer.allocUnsafe(size);
+  let at = body.write(head, 0);
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) at = body.writeUInt8(0x2c, at); // ','
+    at += body.write(items[i], at);
+  }
+  at += body.write(tail, at);
+  if (at !== size) throw new Error(`page body is ${at} bytes, expected ${size}`);
+  return body;
 }

@@ -1,43 +1,84 @@
 /**
  * owned-rows.ts's two queries (one row by prn, one keyset page) answering the resource's wire
- * JSON as text, built by the database from a wire projection (wire-json.ts). A read route sends
+ * JSON as text, built by the database from a wire object expression (wire-json.ts). A read route sends
  * that text as it is (json-reply.ts): no row parsing, mapping or serialising per request.
  * Semantics match owned-rows.ts exactly: same conditions, order, limit and cursors.
  */
 import { eq, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { TObject } from 'typebox';
-import type { Executor } from '../db/connection';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Database, Executor } from '../db/connection';
 import { encodeCursor } from './cursor';
 import { notFound } from './errors';
 import { byIdInOrganization, placeholderPage, plainPageShape, searchedCondition, type ListSearch, type OwnedTable } from './owned-rows';
 import { combine, keyset, pageRequest, type ListQuery, type PageRequest } from './pagination';
 import { prepared } from './prepared-queries';
 import { resourceIdFromPrn, type PrnType } from './prn';
-import { wireProjection, type WireColumns } from './wire-json';
+import { turnBatch } from './turn-batch';
+import { wireObjectSql, type WireColumns } from './wire-json';
 
-/** A table, its prn type and the projection that writes its rows' wire JSON. */
+/** A table, its prn type and the expression that writes a row's wire JSON. */
 export interface WireSource {
   table: OwnedTable;
   type: PrnType;
-  /** `table, lateral (...) "wire"`: a FROM list where row_to_json("wire") is the wire object. */
-  from: SQL;
+  /** The text of a row of `table` as its wire object. */
+  json: SQL<string>;
 }
 
+/** The item must have `prn` and `inserted_at` (ResourceFields): list cursors are read from them. */
 export function wireSource(table: OwnedTable, type: PrnType, item: TObject, columns: WireColumns): WireSource {
-  return { table, type, from: sql`${table}, lateral ${wireProjection(item, columns)} "wire"` };
+  if (!('prn' in item.properties) || !('inserted_at' in item.properties)) throw new Error(`wire source for ${type} needs prn and inserted_at`);
+  return { table, type, json: wireObjectSql(item, columns) as SQL<string> };
 }
-
-const WIRE_JSON = sql<string>`row_to_json("wire")::text`;
 
 /** The wire JSON of the row a prn names in the organization, or null (see findOwnedRow). */
 export async function findOwnedJson(db: Executor, source: WireSource, organizationId: string, prn: unknown): Promise<string | null> {
   const id = resourceIdFromPrn(prn, source.type, organizationId);
   if (!id) return null;
-  const find = prepared(db, `find_json_${getTableName(source.table)}`, () =>
-    db.select({ json: WIRE_JSON }).from(source.from).where(byIdInOrganization(source.table)).limit(1),
-  );
-  const rows = (await find.execute({ id, organizationId })) as { json: string }[];
-  return rows[0]?.json ?? null;
+  if (db instanceof PgTransaction) {
+    // Inside a transaction the read must see its writes: a query of its own, on its connection.
+    const find = prepared(db, `find_json_${getTableName(source.table)}`, () =>
+      db.select({ json: source.json }).from(source.table).where(byIdInOrganization(source.table)).limit(1),
+    );
+    const rows = (await find.execute({ id, organizationId })) as { json: string }[];
+    return rows[0]?.json ?? null;
+  }
+  const row = await batchedFinder(db, source)(id);
+  // The batch looks rows up by id alone; a row of another organization is not the caller's.
+  return row !== undefined && row.organizationId === organizationId ? row.json : null;
+}
+
+interface FoundRow {
+  id: string;
+  organizationId: string;
+  json: string;
+}
+
+const finders = new WeakMap<object, Map<WireSource, (id: string) => Promise<FoundRow | undefined>>>();
+
+/** One query per event-loop turn for all the rows of `source` looked up by id (turn-batch.ts). */
+function batchedFinder(db: Database, source: WireSource) {
+  let bySource = finders.get(db);
+  if (!bySource) {
+    bySource = new Map();
+    finders.set(db, bySource);
+  }
+  let finder = bySource.get(source);
+  if (!finder) {
+    const { table } = source;
+    const find = prepared(db, `find_json_batch_${getTableName(table)}`, () =>
+      db
+        .select({ id: table.id, organizationId: table.organizationId, json: source.json })
+        .from(table)
+        .where(sql`${table.id} = any(${sql.placeholder('ids')}::uuid[])`),
+    );
+    finder = turnBatch(async (ids) => {
+      const rows = (await find.execute({ ids })) as FoundRow[];
+      return new Map(rows.map((row) => [row.id, row]));
+    });
+    bySource.set(source, finder);
+  }
+  return finder;
 }
 
 /** Like findOwnedJson, but a prn that finds nothing is 404. */
@@ -47,44 +88,43 @@ export async function requireOwnedJson(db: Executor, source: WireSource, organiz
   return json;
 }
 
-/** A page as text: `items` is the page's wire objects joined by commas (empty for none). */
+/** A page as text: `items` holds the page's wire objects in order. */
 export interface JsonPage {
-  items: string;
+  items: string[];
   nextPage: string | null;
 }
 
-interface PageRow {
-  items: string | null;
-  fetched: number;
-  lastInsertedAt: string | null;
-  lastId: string | null;
+/**
+ * listOwnedRows's query (limit + 1 rows in page order), selecting only each row's wire JSON:
+ * the rows are joined here. Joining them in the database (string_agg over numbered rows, to
+ * drop the extra one and keep the last one's sort key) cost PostgreSQL more than the rows cost
+ * Node, and so did selecting the sort key of every row as text.
+ */
+function pageQuery(db: Executor, source: WireSource, where: SQL | undefined, page: PageRequest, fetch: unknown) {
+  const { orderBy } = keyset(source.table, page);
+  return db
+    .select({ json: source.json })
+    .from(source.table)
+    .where(where)
+    .orderBy(...orderBy)
+    .limit(fetch as number);
 }
 
 /**
- * One row for the whole page. The inner query is listOwnedRows's (limit + 1 rows, numbered in
- * page order); the outer one joins the first `limit` objects in that order and keeps the sort
- * key of the last one, whose text (`inserted_at::text`, the database's own form) makes the same
- * cursor the row path makes.
+ * The cursor after a page's last row, from that row's wire JSON: `inserted_at` (RFC 3339 with
+ * all six digits of microseconds, the same instant as the column) and the id at the end of its
+ * prn. decodeCursor accepts that form, and the keyset comparison casts it back exactly.
  */
-function pageQuery(db: Executor, source: WireSource, where: SQL | undefined, page: PageRequest, limit: unknown, fetch: unknown) {
-  const { table } = source;
-  const { orderBy } = keyset(table, page);
-  const order = sql.join(orderBy, sql`, `);
-  const inner = sql`select row_number() over (order by ${order}) as n, ${WIRE_JSON} as j, ${table.insertedAt}::text as k_at, ${table.id}::text as k_id
-    from ${source.from} where ${where} order by ${order} limit ${fetch}`;
-  return db
-    .select({
-      items: sql<string | null>`string_agg(page.j, ',' order by page.n) filter (where page.n <= ${limit})`,
-      fetched: sql<number>`count(*)::int`,
-      lastInsertedAt: sql<string | null>`min(page.k_at) filter (where page.n = ${limit})`,
-      lastId: sql<string | null>`min(page.k_id) filter (where page.n = ${limit})`,
-    })
-    .from(sql`(${inner}) page`);
+function cursorAfter(lastJson: string): string {
+  const { prn, inserted_at: insertedAt } = JSON.parse(lastJson) as { prn: string; inserted_at: string };
+  return encodeCursor({ insertedAt, id: prn.slice(prn.lastIndexOf(':') + 1) });
 }
 
-function toJsonPage(row: PageRow, page: PageRequest): JsonPage {
-  const more = row.fetched > page.limit && row.lastInsertedAt !== null && row.lastId !== null;
-  return { items: row.items ?? '', nextPage: more ? encodeCursor({ insertedAt: row.lastInsertedAt!, id: row.lastId! }) : null };
+function toJsonPage(rows: { json: string }[], page: PageRequest): JsonPage {
+  const count = Math.min(rows.length, page.limit);
+  const items = new Array<string>(count);
+  for (let i = 0; i < count; i++) items[i] = rows[i].json;
+  return { items, nextPage: rows.length > page.limit ? cursorAfter(rows[page.limit - 1].json) : null };
 }
 
 /** listOwnedRows as wire JSON text. */
@@ -103,13 +143,11 @@ export async function listOwnedJson(
     // The common case, a page with no search or filter: prepared per order and cursor use.
     const plain = prepared(db, plainPageShape('list_json', table, page), () => {
       const where = combine(eq(table.organizationId, sql.placeholder('organizationId')), keyset(table, placeholderPage(page)).where);
-      return pageQuery(db, source, where, page, sql.placeholder('limit'), sql.placeholder('fetch'));
+      return pageQuery(db, source, where, page, sql.placeholder('fetch'));
     });
-    const values = { organizationId, limit: page.limit, fetch: page.limit + 1, afterInsertedAt: page.after?.insertedAt, afterId: page.after?.id };
-    const [row] = (await plain.execute(values)) as PageRow[];
-    return toJsonPage(row, page);
+    const values = { organizationId, fetch: page.limit + 1, afterInsertedAt: page.after?.insertedAt, afterId: page.after?.id };
+    return toJsonPage((await plain.execute(values)) as { json: string }[], page);
   }
   const where = combine(eq(table.organizationId, organizationId), keyset(table, page).where, searched, ...conditions);
-  const [row] = (await pageQuery(db, source, where, page, page.limit, page.limit + 1)) as PageRow[];
-  return toJsonPage(row, page);
+  return toJsonPage(await pageQuery(db, source, where, page, page.limit + 1), page);
 }
