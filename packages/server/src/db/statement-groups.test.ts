@@ -56,4 +56,13 @@ describe('StatementGroups', () => {
     expect(b).toMatchObject({ status: 'rejected', reason: new Error('thirteen') });
     expect(c).toEqual({ status: 'fulfilled', value: 140 });
   });
+
+  it('never puts two calls with one exclusive key in a group; the later waits for the next group in order', async () => {
+    const { calls, open, readAll } = recorder();
+    const groups = new StatementGroups(readAll, { maxInFlight: 1, maxGroup: 10, exclusiveKey: (key: number) => String(key % 10) });
+    const answers = Promise.all([1, 2, 11, 3, 21].map((key) => groups.submit(key)));
+    open();
+    expect(await answers).toEqual([10, 20, 110, 30, 210]);
+    expect(calls).toEqual([[1, 2, 3], [11], [21]]);
+  });
 });

@@ -12,11 +12,16 @@
  * (releases/check-writes.ts grouped the update checks' writes this way first.)
  */
 
-export interface StatementGroupOptions {
+export interface StatementGroupOptions<Item = unknown> {
   /** Groups at the database at once: enough to overlap one group's round trip with the next. */
   maxInFlight?: number;
   /** Calls per group: keeps one statement's parameters and planning small. */
   maxGroup?: number;
+  /**
+   * Calls with the same key never share a group (e.g. two writes to one row, which one statement
+   * could not order): the later one waits for the next group and sees the earlier one's effect.
+   */
+  exclusiveKey?: (item: Item) => string;
 }
 
 interface Pending<Item, Result> {
@@ -31,14 +36,16 @@ export class StatementGroups<Item, Result> {
   private scheduled = false;
   private readonly maxInFlight: number;
   private readonly maxGroup: number;
+  private readonly exclusiveKey?: (item: Item) => string;
 
   /** `run` answers one result per item, in the items' order. */
   constructor(
     private readonly run: (items: readonly Item[]) => Promise<Result[]>,
-    options: StatementGroupOptions = {},
+    options: StatementGroupOptions<Item> = {},
   ) {
     this.maxInFlight = options.maxInFlight ?? 4;
     this.maxGroup = options.maxGroup ?? 64;
+    this.exclusiveKey = options.exclusiveKey;
   }
 
   submit(item: Item): Promise<Result> {
@@ -57,13 +64,31 @@ export class StatementGroups<Item, Result> {
 
   private pump(): void {
     while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
-      const group = this.queue.splice(0, this.maxGroup);
+      const group = this.take();
       this.inFlight++;
       void this.runGroup(group).finally(() => {
         this.inFlight--;
         this.pump();
       });
     }
+  }
+
+  /** The next group in arrival order, at most one call per exclusive key. */
+  private take(): Pending<Item, Result>[] {
+    const exclusiveKey = this.exclusiveKey;
+    if (!exclusiveKey) return this.queue.splice(0, this.maxGroup);
+    const group: Pending<Item, Result>[] = [];
+    const rest: Pending<Item, Result>[] = [];
+    const keysInGroup = new Set<string>();
+    for (const pending of this.queue) {
+      const key = exclusiveKey(pending.item);
+      if (group.length < this.maxGroup && !keysInGroup.has(key)) {
+        keysInGroup.add(key);
+        group.push(pending);
+      } else rest.push(pending);
+    }
+    this.queue = rest;
+    return group;
   }
 
   private async runGroup(group: Pending<Item, Result>[]): Promise<void> {

@@ -18,6 +18,7 @@
  */
 import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
+import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
 import { CLAIM_CTES, claimArrays, type Claim } from './phase-claims';
 
@@ -114,88 +115,26 @@ function outcomeOf(write: CheckWrite, granted: Set<string>): CheckWriteOutcome {
   return granted.has(`${write.claim.claim.releaseId}|${write.claim.claim.deviceId}`) ? 'written' : 'slot_refused';
 }
 
-interface Pending {
-  write: CheckWrite;
-  resolve(outcome: CheckWriteOutcome): void;
-  reject(error: unknown): void;
-}
+/**
+ * The grouped writes of one database handle. Two checks of one device never share a group: one
+ * statement would update its row twice (and could claim twice), so the later check waits for the
+ * next group, where it sees the earlier one's writes like any later check.
+ */
+const groupsOf = groupsPerExecutor(
+  (db: Executor) =>
+    new StatementGroups<CheckWrite, CheckWriteOutcome>(
+      async (writes) => {
+        const granted = await writeGroup(db, writes);
+        return writes.map((write) => outcomeOf(write, granted));
+      },
+      { maxInFlight: MAX_IN_FLIGHT, maxGroup: MAX_GROUP, exclusiveKey: (write) => write.deviceId },
+    ),
+);
 
-class CheckWriteGroups {
-  private queue: Pending[] = [];
-  private inFlight = 0;
-  private scheduled = false;
-
-  constructor(private readonly db: Executor) {}
-
-  submit(write: CheckWrite): Promise<CheckWriteOutcome> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ write, resolve, reject });
-      // Checks whose I/O completes in this turn of the event loop leave together.
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => {
-          this.scheduled = false;
-          this.pump();
-        });
-      }
-    });
-  }
-
-  private pump(): void {
-    while (this.inFlight < MAX_IN_FLIGHT && this.queue.length > 0) {
-      const group = this.take();
-      this.inFlight++;
-      void this.run(group).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
-    }
-  }
-
-  /**
-   * The next group in arrival order, at most one check per device: two checks of one device in
-   * one statement would update its row twice (and could claim twice), so the later one waits
-   * for the next group, where it sees the earlier one's writes like any later check.
-   */
-  private take(): Pending[] {
-    const group: Pending[] = [];
-    const rest: Pending[] = [];
-    const devicesInGroup = new Set<string>();
-    for (const pending of this.queue) {
-      if (group.length < MAX_GROUP && !devicesInGroup.has(pending.write.deviceId)) {
-        devicesInGroup.add(pending.write.deviceId);
-        group.push(pending);
-      } else rest.push(pending);
-    }
-    this.queue = rest;
-    return group;
-  }
-
-  private async run(group: Pending[]): Promise<void> {
-    try {
-      const granted = await writeGroup(this.db, group.map((p) => p.write));
-      for (const pending of group) pending.resolve(outcomeOf(pending.write, granted));
-    } catch (error) {
-      if (group.length === 1) return group[0].reject(error);
-      await Promise.all(
-        group.map((pending) =>
-          writeGroup(this.db, [pending.write]).then(
-            (granted) => pending.resolve(outcomeOf(pending.write, granted)),
-            (alone) => pending.reject(alone),
-          ),
-        ),
-      );
-    }
-  }
-}
-
-const groupsByExecutor = new WeakMap<object, CheckWriteGroups>();
 
 /** Writes one check's events, device update and claim; resolves once they are committed. */
 export async function writeCheck(db: Executor, write: CheckWrite): Promise<CheckWriteOutcome> {
   // Inside a caller's transaction the writes belong to it alone: no grouping with other checks.
   if ('rollback' in db) return outcomeOf(write, await writeGroup(db, [write]));
-  let groups = groupsByExecutor.get(db);
-  if (!groups) groupsByExecutor.set(db, (groups = new CheckWriteGroups(db)));
-  return groups.submit(write);
+  return groupsOf(db).submit(write);
 }
