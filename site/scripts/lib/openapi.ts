@@ -2,14 +2,19 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
+const OPENAPI_DOCUMENTS = ['admin-api', 'device-api'];
+const openApiFile = (repoDir: string, name: string) => path.join(repoDir, 'packages/server/openapi', `${name}.json`);
+
 /**
  * Asks the server to rewrite packages/server/openapi/*.json so the API reference is rendered
- * from the code as built. Skipped with CANOPY_SKIP_OPENAPI=1 (for quick rebuilds) or when the
- * server has no generator yet; the committed files are used then.
+ * from the code as built. CANOPY_SKIP_OPENAPI=1 (quick rebuilds, the site bench) keeps documents
+ * written earlier, but a fresh clone has none (they are git-ignored), so missing ones are
+ * always written.
  */
 export function refreshOpenApi(repoDir: string): string {
   const serverPkg = path.join(repoDir, 'packages/server/package.json');
-  if (process.env.CANOPY_SKIP_OPENAPI === '1') return 'skipped (CANOPY_SKIP_OPENAPI=1)';
+  const written = OPENAPI_DOCUMENTS.every((name) => fs.existsSync(openApiFile(repoDir, name)));
+  if (process.env.CANOPY_SKIP_OPENAPI === '1' && written) return 'skipped (CANOPY_SKIP_OPENAPI=1)';
   if (!fs.existsSync(serverPkg)) return 'skipped (no server package)';
   const pkg = JSON.parse(fs.readFileSync(serverPkg, 'utf8')) as { scripts?: Record<string, string> };
   const script = pkg.scripts?.openapi;
@@ -23,8 +28,8 @@ export function refreshOpenApi(repoDir: string): string {
 }
 
 export function checkOpenApi(repoDir: string): void {
-  for (const name of ['admin-api', 'device-api']) {
-    const file = path.join(repoDir, 'packages/server/openapi', `${name}.json`);
+  for (const name of OPENAPI_DOCUMENTS) {
+    const file = openApiFile(repoDir, name);
     const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { openapi?: string; paths?: object };
     if (!doc.openapi?.startsWith('3.') || !doc.paths) throw new Error(`${file} is not an OpenAPI 3 document`);
   }
