@@ -16,6 +16,7 @@ import { prepared } from './prepared-queries';
 import { resourceIdFromPrn, type PrnType } from './prn';
 import { turnBatch } from './turn-batch';
 import { wireObjectSql, type WireColumns } from './wire-json';
+import { PerHandle } from '../db/per-handle';
 
 /** A table, its prn type and the expression that writes a row's wire JSON. */
 export interface WireSource {
@@ -54,17 +55,11 @@ interface FoundRow {
   json: string;
 }
 
-const finders = new WeakMap<object, Map<WireSource, (id: string) => Promise<FoundRow | undefined>>>();
+const finders = new PerHandle<WireSource, (id: string) => Promise<FoundRow | undefined>>();
 
 /** One query per event-loop turn for all the rows of `source` looked up by id (turn-batch.ts). */
 function batchedFinder(db: Database, source: WireSource) {
-  let bySource = finders.get(db);
-  if (!bySource) {
-    bySource = new Map();
-    finders.set(db, bySource);
-  }
-  let finder = bySource.get(source);
-  if (!finder) {
+  return finders.get(db, source, () => {
     const { table } = source;
     const find = prepared(db, `find_json_batch_${getTableName(table)}`, () =>
       db
@@ -72,13 +67,11 @@ function batchedFinder(db: Database, source: WireSource) {
         .from(table)
         .where(sql`${table.id} = any(${sql.placeholder('ids')}::uuid[])`),
     );
-    finder = turnBatch(async (ids) => {
+    return turnBatch(async (ids) => {
       const rows = (await find.execute({ ids })) as FoundRow[];
       return new Map(rows.map((row) => [row.id, row]));
     });
-    bySource.set(source, finder);
-  }
-  return finder;
+  });
 }
 
 /** Like findOwnedJson, but a prn that finds nothing is 404. */

@@ -4,24 +4,15 @@
  * statement spares PostgreSQL the parse and plan too.
  */
 import type { Executor } from '../db/connection';
+import { PerHandle } from '../db/per-handle';
 
 export interface Prepared {
   execute(values: Record<string, unknown>): Promise<unknown[]>;
 }
 
-const preparedQueries = new WeakMap<object, Map<string, Prepared>>();
+const preparedQueries = new PerHandle<string, Prepared>();
 
 /** The query `name` for `db`, built and prepared on first use. */
 export function prepared(db: Executor, name: string, build: () => { prepare(name: string): unknown }): Prepared {
-  let byName = preparedQueries.get(db);
-  if (!byName) {
-    byName = new Map();
-    preparedQueries.set(db, byName);
-  }
-  let query = byName.get(name);
-  if (!query) {
-    query = build().prepare(name) as Prepared;
-    byName.set(name, query);
-  }
-  return query;
+  return preparedQueries.get(db, name, () => build().prepare(name) as Prepared);
 }
