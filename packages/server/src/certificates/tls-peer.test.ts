@@ -14,7 +14,7 @@ import { summarizeCertificate } from './pem';
 import { peerCertificates } from './tls-peer';
 
 describe('peerCertificates', () => {
-  it('passes the leaf and the intermediates a client sends to the chain check', async () => {
+  it('passes the leaf and the intermediates a client sends to the chain check, however often asked', async () => {
     const serverCa = await makeRootCa();
     const server = await makeServerCertificate(serverCa);
     const deviceRoot = await makeRootCa();
@@ -24,6 +24,8 @@ describe('peerCertificates', () => {
 
     const check = (socket: TLSSocket) => {
       const { leaf, intermediates } = peerCertificates(socket);
+      // Node hands the sent chain out once per connection: asking again must not lose it.
+      expect(peerCertificates(socket)).toEqual({ leaf, intermediates });
       const rootKeyId = summarizeCertificate(deviceRoot.cert).subjectKeyIdentifier;
       return verifyClientCertificateChain({
         leaf,
