@@ -23,9 +23,9 @@ describe('peerCertificates', () => {
     const registered: RegisteredCa = { certificate: deviceRoot.cert };
 
     const check = (socket: TLSSocket) => {
-      const { leaf, intermediates } = peerCertificates(socket);
       // Node hands the sent chain out once per connection: asking again must not lose it.
-      expect(peerCertificates(socket)).toEqual({ leaf, intermediates });
+      peerCertificates(socket);
+      const { leaf, intermediates } = peerCertificates(socket);
       const rootKeyId = summarizeCertificate(deviceRoot.cert).subjectKeyIdentifier;
       return verifyClientCertificateChain({
         leaf,
