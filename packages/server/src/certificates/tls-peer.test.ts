@@ -14,7 +14,7 @@ import { summarizeCertificate } from './pem';
 import { peerCertificates } from './tls-peer';
 
 describe('peerCertificates', () => {
-  it('passes the leaf and the intermediates a client sends to the chain check', async () => {
+  it('passes the leaf and the intermediates a client sends to the chain check, however often asked', async () => {
     const serverCa = await makeRootCa();
     const server = await makeServerCertificate(serverCa);
     const deviceRoot = await makeRootCa();
@@ -23,6 +23,8 @@ describe('peerCertificates', () => {
     const registered: RegisteredCa = { certificate: deviceRoot.cert };
 
     const check = (socket: TLSSocket) => {
+      // Node hands the sent chain out once per connection: asking again must not lose it.
+      peerCertificates(socket);
       const { leaf, intermediates } = peerCertificates(socket);
       const rootKeyId = summarizeCertificate(deviceRoot.cert).subjectKeyIdentifier;
       return verifyClientCertificateChain({

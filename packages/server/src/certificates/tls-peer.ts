@@ -1,36 +1,48 @@
-// Hands the device server's chain check what the client actually sent. Node exposes the peer's
-// chain only as the `issuerCertificate` links of getPeerCertificate(true); this flattens them.
+// Hands the device server's chain check what the client actually sent: its certificate and the
+// certificates it sent after it, as OpenSSL decoded them during the handshake. A chain verified
+// before is recognised by their bytes (`raw`, verified-chains.ts); a new one is checked on these
+// objects, where parsing the DER again would cost about 0.2 ms per certificate (OpenSSL 3 decodes
+// the public key on every parse).
 //
-// Node 20 pitfall (seen in tls-peer.test.ts): once socket.getPeerX509Certificate() has been
-// called on a server socket, getPeerCertificate(true) no longer links the client's intermediates.
-// So the leaf is taken from getPeerCertificate's DER instead, and callers should use this
-// function rather than getPeerX509Certificate() on the same socket. DER, not parsed: a chain
-// verified before is recognised by its bytes (verified-chains.ts) without parsing anything.
-import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
+// Read with socket.getPeerX509Certificate(), whose certificate links the rest of what the client
+// sent through `issuerCertificate`, in the order sent: a few microseconds, where
+// getPeerCertificate(true) builds a detailed object of every certificate (subject, issuer,
+// extensions, fingerprints) that nothing here reads. Node 20 pitfall (tls-peer.test.ts): that
+// first call takes the sent certificates off the connection, so a later call (of either method)
+// sees the leaf alone. The answer is therefore remembered per socket, and callers must use this
+// function rather than ask the socket again.
+import type { X509Certificate } from 'node:crypto';
+import type { TLSSocket } from 'node:tls';
 
 export interface PeerCertificates {
-  /** DER of the client's certificate; undefined when it sent none. */
-  leaf: Buffer | undefined;
-  /** DER of each further certificate the client sent, nearest issuer first. */
-  intermediates: Buffer[];
+  /** The client's certificate; undefined when it sent none. */
+  leaf: X509Certificate | undefined;
+  /** Each further certificate the client sent, in the order sent. */
+  intermediates: X509Certificate[];
 }
 
 // Clients never need more; the bound also protects against a cyclic link.
 const MAX_LINKS = 10;
 
-export function peerCertificates(socket: TLSSocket): PeerCertificates {
-  const first: DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
-  // Without a client certificate Node answers an empty object (or null once the socket closed).
-  if (!first?.raw || first.raw.length === 0) return { leaf: undefined, intermediates: [] };
+const bySocket = new WeakMap<TLSSocket, PeerCertificates>();
 
-  const intermediates: Buffer[] = [];
+export function peerCertificates(socket: TLSSocket): PeerCertificates {
+  let peer = bySocket.get(socket);
+  if (!peer) bySocket.set(socket, (peer = readPeerCertificates(socket)));
+  return peer;
+}
+
+function readPeerCertificates(socket: TLSSocket): PeerCertificates {
+  // Undefined without a client certificate (or once the socket closed).
+  const first: X509Certificate | undefined = socket.getPeerX509Certificate();
+  if (!first) return { leaf: undefined, intermediates: [] };
+  const intermediates: X509Certificate[] = [];
   let link = first;
   for (let i = 0; i < MAX_LINKS; i += 1) {
-    const next: DetailedPeerCertificate | undefined = link.issuerCertificate;
-    // Node links a self-issued certificate to itself; stop there.
-    if (!next?.raw || next === link || next.raw.equals(link.raw)) break;
-    intermediates.push(next.raw);
+    const next: X509Certificate | undefined = link.issuerCertificate;
+    if (!next || next === link) break;
+    intermediates.push(next);
     link = next;
   }
-  return { leaf: first.raw, intermediates };
+  return { leaf: first, intermediates };
 }

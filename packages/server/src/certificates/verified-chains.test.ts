@@ -14,12 +14,12 @@ describe('chainKey', () => {
     const root = await makeRootCa();
     const intermediate = await makeIntermediateCa(root);
     const leaf = await makeLeafCertificate(intermediate, 'dev-key');
-    const alone = chainKey(leaf.cert.raw, []);
-    const withIntermediate = chainKey(leaf.cert.raw, [intermediate.cert.raw]);
+    const alone = chainKey(leaf.cert, []);
+    const withIntermediate = chainKey(leaf.cert, [intermediate.cert]);
     expect(alone.leafFingerprint).toBe(summarizeCertificate(leaf.cert).fingerprintSha256);
     expect(withIntermediate.leafFingerprint).toBe(alone.leafFingerprint);
     expect(withIntermediate.key).not.toBe(alone.key);
-    expect(chainKey(leaf.cert.raw, [intermediate.cert.raw, root.cert.raw]).key).not.toBe(withIntermediate.key);
+    expect(chainKey(leaf.cert, [intermediate.cert, root.cert]).key).not.toBe(withIntermediate.key);
   });
 });
 

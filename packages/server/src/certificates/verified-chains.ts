@@ -31,12 +31,12 @@ export interface ChainKey {
   key: string;
 }
 
-export function chainKey(leaf: Buffer, intermediates: readonly Buffer[]): ChainKey {
-  const leafFingerprint = createHash('sha256').update(leaf).digest('hex').toUpperCase();
+export function chainKey(leaf: X509Certificate, intermediates: readonly X509Certificate[]): ChainKey {
+  const leafFingerprint = createHash('sha256').update(leaf.raw).digest('hex').toUpperCase();
   if (intermediates.length === 0) return { leafFingerprint, key: leafFingerprint };
   const rest = createHash('sha256');
   // Length-prefixed, so no two different lists of certificates hash the same bytes.
-  for (const der of intermediates) rest.update(`${der.length}:`).update(der);
+  for (const { raw } of intermediates) rest.update(`${raw.length}:`).update(raw);
   return { leafFingerprint, key: `${leafFingerprint}/${rest.digest('hex')}` };
 }
 

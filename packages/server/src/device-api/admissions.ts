@@ -15,7 +15,7 @@
  * request arriving at about the same time (db/statement-groups.ts): a busy server pays one round
  * trip and, when anything is written, one commit per group, and each caller still waits for it.
  */
-import { getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
 import { caCertificates, deviceCertificates } from '../certificates/schema';
@@ -24,7 +24,7 @@ import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { LAST_CONNECTED_INTERVAL_MS } from '../devices/last-connected';
 import { devices } from '../devices/schema';
-import { recordEventsInOneStatement, type NewEvent } from '../events/service';
+import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
 
 export interface Admission {
   deviceId: string;
@@ -53,64 +53,95 @@ const DEVICE_SELECTION = sql.raw(
 const FACTS = ['certificate_registered', 'ca_vouches'] as const;
 
 /**
- * Each admission's device row and the facts that decide it, as of the statement's snapshot. The
- * admissions come as five arrays (`params`), so the text is the same for any group size.
+ * Each admission's device row and the facts that decide it, as of the statement's snapshot, over
+ * `$1`-`$5`: the admissions come as five arrays (paramsOf), so the text is the same for any
+ * group size.
+ *
+ * Every array sits behind a scalar subquery (`(select $n)`), here and in the events of
+ * admitStatementText: PostgreSQL then estimates the same rows whatever the arrays hold, and a
+ * named statement runs its generic plan, planned once per database connection. With the arrays
+ * as bare parameters each execution's custom plan knows their lengths, looks cheaper than the
+ * generic one, and is made afresh every time: most of PostgreSQL's work per admission.
  */
-function checksQuery(params: readonly [SQL, SQL, SQL, SQL, SQL]): SQL {
-  const [admissions, deviceIds, organizationIds, fingerprints, caIds] = params;
-  return sql`
+const CHECKS_TEXT = new PgDialect().sqlToQuery(sql`
     select v.admission, ${DEVICE_SELECTION},
       exists (select 1 from ${deviceCertificates} dc where dc.fingerprint = v.fingerprint and dc.device_id = v.device_id) as ${sql.raw(FACTS[0])},
       (v.ca_id is null or (exists (select 1 from ${caCertificates} c where c.id = v.ca_id) and d.organization_id = v.organization_id)) as ${sql.raw(FACTS[1])}
-    from unnest(${admissions}::int[], ${deviceIds}::uuid[], ${organizationIds}::uuid[], ${fingerprints}::text[], ${caIds}::uuid[])
+    from unnest((select $1::int[]), (select $2::uuid[]), (select $3::uuid[]), (select $4::text[]), (select $5::uuid[]))
       as v(admission, device_id, organization_id, fingerprint, ca_id)
-    left join ${devices} d on d.id = v.device_id`;
-}
+    left join ${devices} d on d.id = v.device_id`).sql;
 
 function paramsOf(group: readonly Admission[]): unknown[] {
   return [group.map((_, i) => i), group.map((a) => a.deviceId), group.map((a) => a.organizationId), group.map((a) => a.fingerprint), group.map((a) => a.caId)];
 }
 
-const checksOf = (group: readonly Admission[]) => checksQuery(paramsOf(group).map((values) => sql.param(values)) as unknown as [SQL, SQL, SQL, SQL, SQL]);
+/** The statement's columns, in order: what the checks select. */
+const CHECK_COLUMNS = ['admission', ...DEVICE_COLUMNS.map(([, column]) => column.name), ...FACTS];
 
 /** The read-only form (later requests on open connections): a named statement, planned once per database connection. */
-const READMIT = {
-  name: 'device_api_readmit',
-  text: new PgDialect().sqlToQuery(checksQuery([sql.raw('$1'), sql.raw('$2'), sql.raw('$3'), sql.raw('$4'), sql.raw('$5')])).sql,
-};
+const READMIT = { name: 'device_api_readmit', text: CHECKS_TEXT };
 
 async function readmitGroup(db: Executor, group: readonly Admission[]): Promise<AdmissionResult[]> {
-  const names = ['admission', ...DEVICE_COLUMNS.map(([, column]) => column.name), ...FACTS];
   const rows = await queryArrayRows(db, READMIT.name, READMIT.text, paramsOf(group));
-  const byAdmission = new Map(rows.map((values) => [Number(values[0]), Object.fromEntries(names.map((name, i) => [name, values[i]]))]));
-  return group.map((_, i) => resultOf(byAdmission.get(i)));
+  return resultsByAdmission(group, rows, CHECK_COLUMNS);
 }
 
-const ADMITTED = sql`checks.id is not null and checks.certificate_registered and checks.ca_vouches and not checks.archived`;
+const ADMITTED = 'checks.id is not null and checks.certificate_registered and checks.ca_vouches and not checks.archived';
+
+/**
+ * The writing form (new connections, and last_connected_at when due), ONE fixed text whatever the
+ * group holds, so PostgreSQL parses and plans it once per connection: the checks over `$1`-`$5`,
+ * the admissions to touch `$6`, and the events `$7`-`$13` (each with the admission it belongs to,
+ * kept only when that admission is admitted), with their webhook outbox rows. Built on first use:
+ * the event hooks register when their modules load.
+ */
+const ADMIT_NAME = 'device_api_admit';
+let admitStatement: string | undefined;
+function admitStatementText(): string {
+  const ctes = [
+    `checks as materialized (${CHECKS_TEXT})`,
+    // The interval is also a condition here, so many server processes together write once per interval.
+    `touched as (
+      update devices set last_connected_at = now()
+      where id in (select checks.id from checks where ${ADMITTED} and checks.admission = any($6::int[]))
+        and (last_connected_at is null or last_connected_at < now() - make_interval(secs => ${LAST_CONNECTED_INTERVAL_MS / 1000}))
+      returning id, last_connected_at)`,
+    `admission_events as materialized (
+      select gen_random_uuid() as id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data
+      from unnest((select $7::int[]), (select $8::uuid[]), (select $9::text[]), (select $10::text[]), (select $11::text[]), (select $12::text[]), (select $13::text[]))
+        as e(admission, organization_id, type, subtype, actor_prn, resource_prn, data)
+      join checks on checks.admission = e.admission
+      where ${ADMITTED})`,
+    `recorded_events as (insert into events (${EVENT_RELATION_COLUMNS.join(', ')}) select ${EVENT_RELATION_COLUMNS.join(', ')} from admission_events)`,
+    ...eventRelationStatements('admission_events').map((text, i) => `hook${i} as (${text})`),
+  ];
+  return `with ${ctes.join(',\n')}
+    select checks.*, (select touched.last_connected_at::text from touched where touched.id = checks.id limit 1) as touched_at from checks`;
+}
 
 async function admitGroup(db: Executor, group: readonly Admission[]): Promise<AdmissionResult[]> {
-  const writes = group.some((admission) => admission.touch || admission.event);
-  if (!writes && !('rollback' in db)) return readmitGroup(db, group);
+  if (!group.some((admission) => admission.touch || admission.event)) return readmitGroup(db, group);
   const touching = group.flatMap((admission, i) => (admission.touch ? [i] : []));
-  const ctes = [{ name: 'checks', sql: checksOf(group), materialized: true }];
-  if (touching.length > 0) {
-    // The interval is also a condition here, so many server processes together write once per interval.
-    ctes.push({
-      name: 'touched',
-      materialized: false,
-      sql: sql`update ${devices} set last_connected_at = now()
-        where id in (select checks.id from checks where ${ADMITTED} and checks.admission = any(${sql.param(touching)}::int[]))
-          and (last_connected_at is null or last_connected_at < now() - make_interval(secs => ${LAST_CONNECTED_INTERVAL_MS / 1000}))
-        returning id, last_connected_at`,
-    });
-  }
-  const events = group.flatMap((admission, i) =>
-    admission.event ? [{ ...admission.event, when: sql`exists (select 1 from checks where checks.admission = ${i}::int and ${ADMITTED})` }] : [],
-  );
-  const touchedAt = touching.length > 0 ? sql`(select touched.last_connected_at from touched where touched.id = checks.id limit 1)` : sql`null`;
-  const select = sql`select checks.*, ${touchedAt} as touched_at from checks`;
-  const rows = (await recordEventsInOneStatement(db, events, { ctes, select })) as Record<string, unknown>[];
-  const byAdmission = new Map(rows.map((row) => [Number(row.admission), row]));
+  const events = group.flatMap((admission, admissionIndex) => (admission.event ? [{ ...admission.event, admissionIndex }] : []));
+  const values = [
+    ...paramsOf(group),
+    touching,
+    events.map((e) => e.admissionIndex),
+    events.map((e) => e.organizationId),
+    events.map((e) => e.type),
+    events.map((e) => e.subtype),
+    events.map((e) => e.actorPrn),
+    events.map((e) => e.resourcePrn),
+    events.map((e) => JSON.stringify(e.data)),
+  ];
+  admitStatement ??= admitStatementText();
+  const rows = await queryArrayRows(db, ADMIT_NAME, admitStatement, values);
+  return resultsByAdmission(group, rows, [...CHECK_COLUMNS, 'touched_at']);
+}
+
+/** Each admission's result from the statement's rows (arrays of `columns`, the first the admission's index). */
+function resultsByAdmission(group: readonly Admission[], rows: unknown[][], columns: readonly string[]): AdmissionResult[] {
+  const byAdmission = new Map(rows.map((values) => [Number(values[0]), Object.fromEntries(columns.map((name, i) => [name, values[i]]))]));
   return group.map((_, i) => resultOf(byAdmission.get(i)));
 }
 

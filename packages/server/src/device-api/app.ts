@@ -7,9 +7,13 @@
  * failure. Session tickets are off: a resumed TLS session does not carry the client's
  * intermediates, and every connection must prove its chain. (Under TLS 1.3 OpenSSL still sends
  * stateful tickets, but with no session store behind them none resumes: every new connection is
- * a full handshake, which is what the handshake benchmark counts.) Full handshakes are made cheap
- * instead: an ECDSA P-256 server key (tls-identity.ts) and chains remembered by their bytes
- * (certificates/verified-chains.ts).
+ * a full handshake, which is what the handshake benchmark counts.) Tickets whose keys every
+ * process derives from one secret were weighed: a resumed session does show the leaf, but Node 20
+ * attaches nothing to a ticket and holds one ticket key at a time, so a process that did not
+ * verify the original chain could not verify a device that sent intermediates, and would refuse
+ * it. Full handshakes are made cheap instead: an ECDSA P-256 server key (tls-identity.ts), the
+ * peer's certificates as OpenSSL decoded them (certificates/tls-peer.ts) and chains remembered by
+ * their bytes (certificates/verified-chains.ts).
  *
  * Other contexts add routes through DEVICE_ROUTES (device-routes.ts) and nothing here changes.
  */

@@ -119,7 +119,7 @@ async function firstContact(
   peer: PeerCertificates,
   facts: { organizationId: string; caPrn: string; fingerprint: string | null; commonName: string | null },
 ): Promise<DeviceAuthOutcome> {
-  const parsed = parseCertificateDer(peer.leaf!);
+  const parsed = parseCertificateDer(peer.leaf!.raw);
   if (!parsed.ok) return authFailure('malformed', facts);
   const certificate = parsed.value;
   const fingerprint = certificate.summary.fingerprintSha256;

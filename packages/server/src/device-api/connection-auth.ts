@@ -27,7 +27,7 @@ function refusal(failure: DeviceAuthFailure): ApiError {
 }
 
 function isTlsSocket(socket: unknown): socket is TLSSocket {
-  return typeof (socket as TLSSocket | undefined)?.getPeerCertificate === 'function';
+  return typeof (socket as TLSSocket | undefined)?.getPeerX509Certificate === 'function';
 }
 
 export function installDeviceAuthentication(app: FastifyInstance, platform: Platform): void {

@@ -11,19 +11,24 @@ import { makeLeafCertificate, makeRootCa, type TestCertificate } from '../suppor
 import { deviceRequest } from '../support/device-client';
 import { createDevice, createProduct, deviceEvents, registerDeviceCertificate, registeredCa } from '../support/device-fleet';
 import { startTestServer, type TestServer } from '../support/server';
+import { startReceiver, type Receiver } from '../support/webhook-receiver';
+import { webhookDeliveries } from '../../src/webhooks/schema';
 
 let t: TestServer;
+let receiver: Receiver;
 let root: TestCertificate;
 let caId: string;
 let productPrn: string;
 beforeAll(async () => {
-  t = await startTestServer();
+  receiver = await startReceiver();
+  t = await startTestServer({ webhookAllowPrivate: true, webhookCaFiles: [receiver.caFile] });
   root = await makeRootCa();
   caId = (await registeredCa(t.api, root)).prn.split(':').at(-1)!;
   productPrn = await createProduct(t.api, 'admissions');
 });
 afterAll(async () => {
   await t?.close();
+  await receiver?.close();
 });
 
 const idOf = (prn: string) => prn.split(':').at(-1)!;
@@ -69,6 +74,24 @@ describe('admitDevice', () => {
     }
   });
 
+  it('runs the webhook outbox rule for device.connected: a delivery per enabled webhook subscribed to it, none for a refused device', async () => {
+    const subscribed = await t.api('POST', '/webhooks', { url: receiver.url, enabled_events: ['device.release_changed'] });
+    const elsewhere = await t.api('POST', '/webhooks', { url: receiver.url, enabled_events: ['device.release_changed'] });
+    expect([subscribed.status, elsewhere.status]).toEqual([201, 201]);
+    // The API offers only release_changed and test_fire; the outbox rule itself serves any event.
+    await t.server.platform.db.execute(sql`update webhooks set enabled_events = '["device.connected"]'::jsonb where id = ${idOf(subscribed.body.webhook.prn)}`);
+    const admitted = await device('adm-webhook');
+    const unregistered = await device('adm-webhook-unregistered', false);
+    const results = await Promise.all([admitDevice(t.server.platform.db, newConnection(admitted)), admitDevice(t.server.platform.db, newConnection(unregistered))]);
+    expect(results.map((r) => r.admitted)).toEqual([true, false]);
+
+    const [event] = await deviceEvents(t.api, 'connected', admitted.prn);
+    const deliveries = (await t.server.platform.db.select().from(webhookDeliveries)).filter((d) => d.eventId === idOf(event.prn));
+    expect(deliveries.map((d) => d.webhookId)).toEqual([idOf(subscribed.body.webhook.prn)]);
+    expect(await deviceEvents(t.api, 'connected', unregistered.prn)).toHaveLength(0);
+    for (const hook of [subscribed, elsewhere]) await t.api('DELETE', `/webhooks/${hook.body.webhook.prn}`);
+  });
+
   it('writes last_connected_at once per interval, whoever asks, and re-admits without an event', async () => {
     const d = await device('adm-touch');
     const first = await admitDevice(t.server.platform.db, newConnection(d));
@@ -89,6 +112,31 @@ describe('admitDevice', () => {
     expect(results[0]).toMatchObject({ status: 'fulfilled', value: { admitted: true } });
     expect(results[1].status).toBe('rejected');
     expect(await deviceEvents(t.api, 'connected', good.prn)).toHaveLength(1);
+  });
+});
+
+describe('the admission statements', () => {
+  it.skipIf(!process.env.DATABASE_URL)('are planned once per database connection, whatever each group holds (PostgreSQL only: set DATABASE_URL)', async () => {
+    const db = t.server.platform.db;
+    const d = await device('adm-planned');
+    const fresh = await device('adm-planned-other');
+    // More executions than PostgreSQL's five custom plans, with groups of different sizes.
+    for (let i = 0; i < 8; i += 1) {
+      await Promise.all([admitDevice(db, newConnection(d)), ...(i % 2 ? [admitDevice(db, newConnection(fresh))] : [])]);
+      await admitDevice(db, { ...newConnection(d), event: null, caId: null, touch: false });
+    }
+    // PostgreSQL makes five custom plans, then keeps the generic one if it is not dearer: a statement
+    // whose custom plans always look cheaper is planned afresh on every execution.
+    const pool = (db as unknown as { $client: import('pg').Pool }).$client;
+    const connections = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
+    try {
+      for (const connection of connections) {
+        const { rows } = await connection.query(`select name, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name like 'device_api_%'`);
+        for (const row of rows) expect(row.custom, `${row.name}: ${row.custom} custom, ${row.generic} generic plans`).toBeLessThanOrEqual(5);
+      }
+    } finally {
+      for (const connection of connections) connection.release();
+    }
   });
 });
 
