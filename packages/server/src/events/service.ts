@@ -27,12 +27,8 @@ export type EventRow = typeof events.$inferSelect;
 /** Listeners that must write in the event's own transaction (webhook outbox rows). */
 export type EventTransactionHook = (tx: Executor, event: EventRow) => Promise<void>;
 
-/**
- * An event whose id is chosen before it is inserted (recordEventsInOneStatement). `when`, if
- * set, is a condition of the statement (e.g. "the claim row was inserted"): the event, and
- * anything a hook writes for it, exists only when it holds.
- */
-export type PendingEvent = NewEvent & { id: string; when?: SQL };
+/** An event whose id is chosen before it is inserted (the statement form of a hook, below). */
+export type PendingEvent = NewEvent & { id: string };
 
 /**
  * The same listener as one data-modifying statement over events about to be inserted by the
@@ -113,75 +109,6 @@ function preparedRecordEvent(tx: Executor, event: NewEvent): Prepared | null {
       .values(values)
       .returning();
   });
-}
-
-export interface OneStatementOptions {
-  /** Data-modifying statements that run with the events (e.g. the device update they describe). */
-  also?: readonly SQL[];
-  /**
-   * Named CTEs the events' `when` and `select` refer to; they come first in the statement.
-   * `materialized` keeps PostgreSQL from folding one into its reader (a locking read must run once).
-   */
-  ctes?: readonly { name: string; sql: SQL; materialized?: boolean }[];
-  /**
-   * The statement's answer (e.g. which conditional writes of `ctes` happened): with it, the
-   * events insert becomes one more data-modifying CTE and this query's rows are returned.
-   */
-  select?: SQL;
-}
-
-/**
- * Records `list` (and runs `also`, data-modifying statements such as the device update the
- * events describe) in ONE statement: the events insert, with `also` and every hook's statement
- * form as data-modifying CTEs. A single statement is atomic on its own, so callers that have
- * nothing else to write need no transaction (no BEGIN/COMMIT round trips): the hot update check
- * records `device.checked_for_release` this way. Falls back to recordEvent (in a transaction
- * when `db` is not one already) when a hook has no statement form for these events and the
- * caller used neither `ctes`, `select` nor conditional events (those must be one statement).
- */
-export async function recordEventsInOneStatement(db: Executor, list: readonly (NewEvent & { when?: SQL })[], options: OneStatementOptions = {}): Promise<unknown[]> {
-  const also = options.also ?? [];
-  if (list.length === 0 && also.length === 0 && !options.ctes?.length) return [];
-  const pending: PendingEvent[] = list.map((event) => ({ ...event, id: randomUUID() }));
-  const ctes: SQL[] = [...(options.ctes ?? []).map((cte) => sql`${sql.identifier(cte.name)} as ${cte.materialized ? sql`materialized ` : sql``}(${cte.sql})`)];
-  also.forEach((statement, i) => ctes.push(sql`${sql.raw(`also${i}`)} as (${statement})`));
-  const simple = !options.ctes?.length && !options.select && pending.every((event) => !event.when);
-  let hookIndex = 0;
-  for (const { statement } of transactionHooks) {
-    const fragment = statement ? statement(pending) : undefined;
-    if (fragment === undefined) {
-      if (simple) return recordEventsOneByOne(db, list, also).then(() => []);
-      throw new Error('recordEventsInOneStatement: an event hook has no statement form for these events');
-    }
-    if (fragment !== null) ctes.push(sql`${sql.raw(`hook${hookIndex++}`)} as (${fragment})`);
-  }
-  const withClause = (all: SQL[]) => (all.length === 0 ? sql`` : sql`with ${sql.join(all, sql`, `)} `);
-  const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;
-  if (pending.length === 0) {
-    return rowsOf(await db.execute(sql`${withClause(ctes)}${options.select ?? sql`select true`}`));
-  }
-  const values = sql.join(
-    pending.map(
-      (e) => sql`(${e.id}::uuid, ${e.organizationId}::uuid, ${e.type}, ${e.subtype}, ${e.actorPrn}, ${e.resourcePrn}, ${JSON.stringify(e.data)}::jsonb, ${e.when ?? sql`true`})`,
-    ),
-    sql`, `,
-  );
-  const insert = sql`insert into ${events} (id, organization_id, type, subtype, actor_prn, resource_prn, data)
-    select v.id, v.organization_id, v.type, v.subtype, v.actor_prn, v.resource_prn, v.data
-    from (values ${values}) as v(id, organization_id, type, subtype, actor_prn, resource_prn, data, keep)
-    where v.keep`;
-  if (!options.select) return rowsOf(await db.execute(sql`${withClause(ctes)}${insert}`));
-  return rowsOf(await db.execute(sql`${withClause([...ctes, sql`recorded_events as (${insert})`])}${options.select}`));
-}
-
-async function recordEventsOneByOne(db: Executor, list: readonly NewEvent[], also: readonly SQL[]): Promise<void> {
-  const run = async (tx: Executor) => {
-    for (const statement of also) await tx.execute(statement);
-    for (const event of list) await recordEvent(tx, event);
-  };
-  // A transaction handle has no nested `transaction` we want here: run in it directly.
-  if ('rollback' in db) return run(db);
-  return (db as Exclude<Executor, { rollback: unknown }>).transaction(run);
 }
 
 /** The envelope of api-contract.md section 6, as webhooks deliver it. */

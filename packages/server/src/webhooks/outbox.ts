@@ -32,7 +32,7 @@ export async function writeOutboxRows(tx: Executor, event: EventRow): Promise<vo
 
 /**
  * The same rule as one data-modifying statement over events about to be inserted by the
- * statement it joins (recordEventsInOneStatement): the webhooks are matched inside that
+ * statement it joins (recordEvent's one prepared statement): the webhooks are matched inside that
  * statement, so batching costs no extra round trip and sees exactly the webhooks committed when
  * the statement runs (no cache, no staleness). test_fire is left to writeOutboxRows.
  */
@@ -41,15 +41,15 @@ export function outboxStatement(list: readonly PendingEvent[]) {
   if (delivered.some((event) => eventName(event) === 'webhook.test_fire')) return undefined;
   if (delivered.length === 0) return null;
   const values = sql.join(
-    delivered.map((event) => sql`(${event.id}::uuid, ${event.organizationId}::uuid, ${eventName(event)}, ${event.when ?? sql`true`})`),
+    delivered.map((event) => sql`(${event.id}::uuid, ${event.organizationId}::uuid, ${eventName(event)})`),
     sql`, `,
   );
   return sql`
     insert into ${webhookDeliveries} (id, organization_id, webhook_id, event_id)
     select gen_random_uuid(), w.organization_id, w.id, v.event_id
-    from (values ${values}) as v(event_id, organization_id, name, keep)
+    from (values ${values}) as v(event_id, organization_id, name)
     join ${webhooks} w on w.organization_id = v.organization_id
-    where v.keep and w.state = 'enabled' and w.enabled_events @> jsonb_build_array(v.name)`;
+    where w.state = 'enabled' and w.enabled_events @> jsonb_build_array(v.name)`;
 }
 
 /**
