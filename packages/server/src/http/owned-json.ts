@@ -1,11 +1,10 @@
 /**
  * owned-rows.ts's two queries (one row by prn, one keyset page) answering the resource's wire
- * JSON as text, built by the database from a wire object expression (wire-json.ts). A read route sends
- * that text as it is (json-reply.ts): no row parsing, mapping or serialising per request.
- * Semantics match owned-rows.ts exactly: same conditions, order, limit and cursors.
+ * JSON as text, read from a column the database keeps (devices/schema.ts's wire_json). A read
+ * route sends that text as it is (json-reply.ts): no row parsing, mapping or serialising per
+ * request. Semantics match owned-rows.ts exactly: same conditions, order, limit and cursors.
  */
 import { eq, getTableName, sql, type SQL } from 'drizzle-orm';
-import type { TObject } from 'typebox';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../db/connection';
 import { encodeCursor } from './cursor';
@@ -15,21 +14,14 @@ import { combine, keyset, pageRequest, type ListQuery, type PageRequest } from '
 import { prepared } from './prepared-queries';
 import { resourceIdFromPrn, type PrnType } from './prn';
 import { turnBatch } from './turn-batch';
-import { wireObjectSql, type WireColumns } from './wire-json';
 import { PerHandle } from '../db/per-handle';
 
-/** A table, its prn type and the expression that writes a row's wire JSON. */
+/** A table, its prn type and its column of each row's wire JSON text. */
 export interface WireSource {
   table: OwnedTable;
   type: PrnType;
-  /** The text of a row of `table` as its wire object. */
+  /** The column, kept by the database to be exactly what the response serialiser writes (devices/schema.ts). */
   json: SQL<string>;
-}
-
-/** The item must have `prn` and `inserted_at` (ResourceFields): list cursors are read from them. */
-export function wireSource(table: OwnedTable, type: PrnType, item: TObject, columns: WireColumns): WireSource {
-  if (!('prn' in item.properties) || !('inserted_at' in item.properties)) throw new Error(`wire source for ${type} needs prn and inserted_at`);
-  return { table, type, json: wireObjectSql(item, columns) as SQL<string> };
 }
 
 /** The wire JSON of the row a prn names in the organization, or null (see findOwnedRow). */
@@ -96,7 +88,7 @@ export interface JsonPage {
 function pageQuery(db: Executor, source: WireSource, where: SQL | undefined, page: PageRequest, fetch: unknown) {
   const { orderBy } = keyset(source.table, page);
   return db
-    .select({ json: source.json })
+    .select({ json: sql<string>`${source.json}`.as('json') })
     .from(source.table)
     .where(where)
     .orderBy(...orderBy)
@@ -139,7 +131,7 @@ export async function listOwnedJson(
       return pageQuery(db, source, where, page, sql.placeholder('fetch'));
     });
     const values = { organizationId, fetch: page.limit + 1, afterInsertedAt: page.after?.insertedAt, afterId: page.after?.id };
-    return toJsonPage((await plain.execute(values)) as { json: string }[], page);
+    return toJsonPage((await plain.all(values)) as { json: string }[], page);
   }
   const where = combine(eq(table.organizationId, organizationId), keyset(table, page).where, searched, ...conditions);
   return toJsonPage(await pageQuery(db, source, where, page, page.limit + 1), page);
