@@ -13,7 +13,7 @@ import { byIdInOrganization, placeholderPage, plainPageShape, searchedCondition,
 import { combine, keyset, pageRequest, type ListQuery, type PageRequest } from './pagination';
 import { prepared } from './prepared-queries';
 import { resourceIdFromPrn, type PrnType } from './prn';
-import { turnBatch } from './turn-batch';
+import { turnBatch, turnShared } from './turn-batch';
 import { PerHandle } from '../db/per-handle';
 
 /** A table, its prn type and its column of each row's wire JSON text. */
@@ -112,6 +112,35 @@ function toJsonPage(rows: { json: string }[], page: PageRequest): JsonPage {
   return { items, nextPage: rows.length > page.limit ? cursorAfter(rows[page.limit - 1].json) : null };
 }
 
+/** A page with no search or filter, the common case: a prepared query per order and cursor use. */
+async function plainPage(db: Executor, source: WireSource, organizationId: string, page: PageRequest): Promise<JsonPage> {
+  const { table } = source;
+  const query = prepared(db, plainPageShape('list_json', table, page), () => {
+    const where = combine(eq(table.organizationId, sql.placeholder('organizationId')), keyset(table, placeholderPage(page)).where);
+    return pageQuery(db, source, where, page, sql.placeholder('fetch'));
+  });
+  const values = { organizationId, fetch: page.limit + 1, afterInsertedAt: page.after?.insertedAt, afterId: page.after?.id };
+  return toJsonPage((await query.all(values)) as { json: string }[], page);
+}
+
+const sharedPages = new PerHandle<WireSource, (key: string) => Promise<JsonPage>>();
+
+/**
+ * plainPage, run once per turn for all the requests of the same page (turn-batch.ts): under load
+ * clients polling a list ask for the same page many times in one turn, and each would cost the
+ * database the same rows and Node the same parse. The query is sent after every request that
+ * shares it arrived, so each still sees every write that finished before it was asked.
+ */
+function sharedPlainPage(db: Database, source: WireSource, organizationId: string, page: PageRequest): Promise<JsonPage> {
+  const load = sharedPages.get(db, source, () =>
+    turnShared((key) => {
+      const [organizationId, page] = JSON.parse(key) as [string, PageRequest];
+      return plainPage(db, source, organizationId, page);
+    }),
+  );
+  return load(JSON.stringify([organizationId, page]));
+}
+
 /** listOwnedRows as wire JSON text. */
 export async function listOwnedJson(
   db: Executor,
@@ -122,17 +151,11 @@ export async function listOwnedJson(
   ...conditions: (SQL | undefined)[]
 ): Promise<JsonPage> {
   const page = pageRequest(query);
-  const { table } = source;
   const searched = searchedCondition(search, query.search);
   if (!searched && conditions.every((c) => c === undefined)) {
-    // The common case, a page with no search or filter: prepared per order and cursor use.
-    const plain = prepared(db, plainPageShape('list_json', table, page), () => {
-      const where = combine(eq(table.organizationId, sql.placeholder('organizationId')), keyset(table, placeholderPage(page)).where);
-      return pageQuery(db, source, where, page, sql.placeholder('fetch'));
-    });
-    const values = { organizationId, fetch: page.limit + 1, afterInsertedAt: page.after?.insertedAt, afterId: page.after?.id };
-    return toJsonPage((await plain.all(values)) as { json: string }[], page);
+    // Inside a transaction the read must see its writes: a query of its own, on its connection.
+    return db instanceof PgTransaction ? plainPage(db, source, organizationId, page) : sharedPlainPage(db, source, organizationId, page);
   }
-  const where = combine(eq(table.organizationId, organizationId), keyset(table, page).where, searched, ...conditions);
+  const where = combine(eq(source.table.organizationId, organizationId), keyset(source.table, page).where, searched, ...conditions);
   return toJsonPage(await pageQuery(db, source, where, page, page.limit + 1), page);
 }
