@@ -90,7 +90,7 @@ await withDatabase(async (databaseUrl) => {
     // sends a fixed body as large as a page (no database, no work per request).
     const ceiling = await helloWorldBaseline({ connections: CONNECTIONS, seconds: SECONDS }, pageBytes);
     console.log(
-      `  a page is ${(pageBytes / 1024).toFixed(0)} KB; a Fastify server sending a fixed body that size: ${ceiling.requestsPerSecond.toFixed(0)} req/s` +
+      `  a page is ${(pageBytes / 1024).toFixed(0)} KB; a Fastify server sending a fixed body that size: ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ceiling.p99} ms` +
         ` (${((ceiling.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(1)}% of hello-world; the list is ${((list.requestsPerSecond / ceiling.requestsPerSecond) * 100).toFixed(1)}% of it)`,
     );
     console.log(`load average: ${loadAverage()}`);
