@@ -6,12 +6,14 @@
 import pg from 'pg';
 import { helloWorldBaseline } from './lib/baseline';
 import { startCanopy } from './lib/canopy';
-import { formatRatio, load } from './lib/load';
+import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
+import { formatRatio, load, type LoadOptions, type LoadResult } from './lib/load';
 import { withDatabase } from './lib/postgres';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 64;
+const DISTINCT_PAGES = 500;
 
 async function seed(databaseUrl: string): Promise<{ organizationId: string; deviceIds: string[] }> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -36,6 +38,30 @@ async function seed(databaseUrl: string): Promise<{ organizationId: string; devi
   }
 }
 
+/** Paths of the first `count` pages of 100 devices, followed by their next_page cursors. */
+async function pagesOf(url: string, headers: Record<string, string>, count: number): Promise<string[]> {
+  const paths = ['/devices?limit=100'];
+  while (paths.length < count) {
+    const { next_page: next } = (await (await fetch(`${url}${paths[paths.length - 1]}`, { headers })).json()) as { next_page: string | null };
+    if (next === null) break;
+    paths.push(`/devices?limit=100&page=${next}`);
+  }
+  return paths;
+}
+
+/**
+ * The load, with the CPU the server process and its database backends spent per response: on a
+ * shared 2-core machine rates move with the neighbours, CPU per request much less.
+ */
+async function measured(databaseUrl: string, serverPid: number, options: LoadOptions): Promise<LoadResult & { cpu: string }> {
+  const serverBefore = processCpuMs(serverPid);
+  const database = await databaseCpuClock(databaseUrl);
+  const result = await load(options);
+  const serverMs = (processCpuMs(serverPid) - serverBefore) / result.requests;
+  const databaseMs = (await database.stop()) / result.requests;
+  return { ...result, cpu: `CPU per request: server ${serverMs.toFixed(3)} ms, database ${databaseMs.toFixed(3)} ms` };
+}
+
 await withDatabase(async (databaseUrl) => {
   const baseline = await helloWorldBaseline({ connections: CONNECTIONS, seconds: SECONDS });
   const canopy = await startCanopy(databaseUrl);
@@ -44,20 +70,30 @@ await withDatabase(async (databaseUrl) => {
     const headers = { authorization: `Bearer ${canopy.apiKey}` };
     const common = { url: canopy.url, connections: CONNECTIONS, headers };
     await load({ ...common, paths: ['/devices?limit=100'], seconds: 2 }); // warm-up
-    const list = await load({ ...common, paths: ['/devices?limit=100'], seconds: SECONDS });
+    const serverPid = canopy.child.process.pid!;
+    const list = await measured(databaseUrl, serverPid, { ...common, paths: ['/devices?limit=100'], seconds: SECONDS });
     const pageBytes = Buffer.byteLength(await (await fetch(`${canopy.url}/devices?limit=100`, { headers })).text());
+    // The same route over many different pages: requests of one page in one event-loop turn
+    // share its query (http/owned-json.ts), so this shows what a page costs when nothing is shared.
+    const pagePaths = await pagesOf(canopy.url, headers, DISTINCT_PAGES);
+    const distinct = await measured(databaseUrl, serverPid, { ...common, paths: pagePaths, seconds: SECONDS });
     const getPaths = deviceIds.map((id) => `/devices/prn:1:${organizationId}:device:${id}`);
-    const get = await load({ ...common, paths: getPaths, seconds: SECONDS });
+    const get = await measured(databaseUrl, serverPid, { ...common, paths: getPaths, seconds: SECONDS });
     console.log(`\nGET /devices with ${DEVICES} devices on PostgreSQL, ${CONNECTIONS} connections, ${SECONDS} s each`);
     console.log(formatRatio('GET /devices?limit=100', list, baseline, 0.25), `(p99 target < 20 ms)`);
+    console.log(`  ${list.cpu}`);
+    console.log(formatRatio(`  ${DISTINCT_PAGES} different pages`, distinct, baseline, 0.25));
+    console.log(`  ${distinct.cpu}`);
     console.log(formatRatio('GET /devices/{prn}', get, baseline, 0.4), `(p99 target < 20 ms)`);
+    console.log(`  ${get.cpu}`);
     // What the list target means on this machine: the same load against a server that only
     // sends a fixed body as large as a page (no database, no work per request).
     const ceiling = await helloWorldBaseline({ connections: CONNECTIONS, seconds: SECONDS }, pageBytes);
     console.log(
-      `  a page is ${(pageBytes / 1024).toFixed(0)} KB; a Fastify server sending a fixed body that size: ${ceiling.requestsPerSecond.toFixed(0)} req/s` +
+      `  a page is ${(pageBytes / 1024).toFixed(0)} KB; a Fastify server sending a fixed body that size: ${ceiling.requestsPerSecond.toFixed(0)} req/s, p99 ${ceiling.p99} ms` +
         ` (${((ceiling.requestsPerSecond / baseline.requestsPerSecond) * 100).toFixed(1)}% of hello-world; the list is ${((list.requestsPerSecond / ceiling.requestsPerSecond) * 100).toFixed(1)}% of it)`,
     );
+    console.log(`load average: ${loadAverage()}`);
     console.log(`server RSS now ${canopy.child.rssMb().toFixed(0)} MB, peak ${canopy.child.peakRssMb().toFixed(0)} MB (target < 300 MB)`);
   } finally {
     await canopy.child.stop();

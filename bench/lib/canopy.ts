@@ -1,6 +1,19 @@
-/** Starts the real Canopy server as a child process for a benchmark, on PostgreSQL. */
+/**
+ * Starts the real Canopy server as a child process for a benchmark, on PostgreSQL, the way
+ * `npm start` runs it: the bundle of packages/server/scripts/bundle.mjs, with plain node.
+ */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { answers, freePort, startNode, type Child } from './processes';
+import { answers, freePort, ROOT, startNode, type Child } from './processes';
+
+let bundled = false;
+
+/** Bundles the server from the current sources, once per benchmark process. */
+function bundleServer() {
+  if (bundled) return;
+  execFileSync(process.execPath, ['packages/server/scripts/bundle.mjs'], { cwd: ROOT, stdio: 'inherit' });
+  bundled = true;
+}
 
 export interface CanopyProcess {
   child: Child;
@@ -14,8 +27,9 @@ export async function startCanopy(databaseUrl: string, env: Record<string, strin
   const devicePort = await freePort();
   const apiKey = `cnpy_bench_${randomBytes(16).toString('hex')}`;
   const url = `http://127.0.0.1:${adminPort}`;
+  bundleServer();
   const child = await startNode(
-    'packages/server/src/main.ts',
+    'packages/server/dist/main.mjs',
     {
       DATABASE_URL: databaseUrl,
       CANOPY_ADMIN_PORT: String(adminPort),

@@ -6,6 +6,8 @@ import autocannon from 'autocannon';
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Responses received in the whole run. */
+  requests: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -46,6 +48,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   });
   return {
     requestsPerSecond: result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,

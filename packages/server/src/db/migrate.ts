@@ -4,11 +4,21 @@
  */
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseHandle } from './connection';
 
-export const MIGRATIONS_FOLDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+/** packages/server/drizzle, from src/db here or from the bundle in dist/ that `npm start` runs. */
+export const MIGRATIONS_FOLDER = migrationsFolderFrom(path.dirname(fileURLToPath(import.meta.url)));
+
+function migrationsFolderFrom(start: string): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'drizzle');
+    if (fs.existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`no drizzle migrations folder above ${start}`);
+  }
+}
 const MIGRATION_LOCK = 724_431_001;
 
 export async function runMigrations(handle: DatabaseHandle): Promise<void> {

@@ -1,11 +1,12 @@
+import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { Description, list, NoContent, Nullable, Prn, PrnParams, ResourceFields, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
 import { sendJsonItem, sendJsonPage } from '../http/json-reply';
-import { wireSource } from '../http/owned-json';
-import { createDevice, deleteDevice, DEVICE_WIRE_COLUMNS, deviceToWire, getDeviceJson, listDevicesJson, updateDevice } from './service';
+import type { WireSource } from '../http/owned-json';
+import { createDevice, deleteDevice, deviceToWire, getDeviceJson, listDevicesJson, updateDevice } from './service';
 import { devices } from './schema';
 
 const ORG = '9a3b1f5e-7c1d-4e0a-9a4b-2f3c4d5e6f70';
@@ -47,8 +48,11 @@ const EditableFields = {
   target: Type.Optional(Target),
 };
 
-/** Read routes send the database's JSON text of the Device schema (http/wire-json.ts). */
-export const DEVICE_JSON = wireSource(devices, 'device', Device, DEVICE_WIRE_COLUMNS);
+/**
+ * Read routes send the Device JSON the database keeps in devices.wire_json (devices/schema.ts),
+ * byte for byte what this schema's serialiser writes from deviceToWire.
+ */
+export const DEVICE_JSON: WireSource = { table: devices, type: 'device', json: sql<string>`${devices.wireJson}` };
 
 const DeviceParams = PrnParams('Resource name of the device.');
 const TAGS = ['devices'];

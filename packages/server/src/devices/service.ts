@@ -17,7 +17,6 @@ import type { ListQuery } from '../http/pagination';
 import { resourcePrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
-import { ownedWireColumns, prnSql, wireTimestampSql, type WireColumns } from '../http/wire-json';
 import { cohortForDevice, lockProduct, productForDevice } from './placement';
 import { devices } from './schema';
 import { deviceSearchCondition } from './search';
@@ -42,26 +41,6 @@ export function deviceToWire(row: DeviceRow) {
     ...timestampsOf(row),
   };
 }
-
-/**
- * deviceToWire written by the database (http/wire-json.ts), for the read routes: keep the two in
- * step (the wire-identity test compares their bytes).
- */
-export const DEVICE_WIRE_COLUMNS: WireColumns = {
-  ...ownedWireColumns('device', devices),
-  identifier: devices.identifier,
-  product_prn: prnSql(devices.organizationId, 'product', devices.productId),
-  cohort_prn: prnSql(devices.organizationId, 'cohort', devices.cohortId),
-  description: devices.description,
-  quarantined: devices.quarantined,
-  archived: devices.archived,
-  tags: devices.tags,
-  target: devices.target,
-  last_connected_at: wireTimestampSql(devices.lastConnectedAt),
-  reported_bundle_prn: devices.reportedBundlePrn,
-  reported_release_prn: devices.reportedReleasePrn,
-  reported_release_version: devices.reportedReleaseVersion,
-};
 
 /** The fields a caller sets directly (the reported_* and last_connected_at come from the device). */
 export interface DeviceFields {

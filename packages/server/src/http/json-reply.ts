@@ -13,9 +13,17 @@ export function sendJsonItem(reply: FastifyReply, key: string, itemJson: string)
   return reply.header('content-type', JSON_TYPE).send(`{${JSON.stringify(key)}:${itemJson}}`);
 }
 
+/**
+ * The bytes of the pages being sent: requests of the same page in one turn share the page
+ * (owned-json.ts), and so its body; it goes with the page.
+ */
+const bodies = new WeakMap<JsonPage, { key: string; body: Buffer }>();
+
 /** `{"<plural>": [items], "next_page": cursor | null}` (schemas.ts's `list`). */
 export function sendJsonPage(reply: FastifyReply, key: string, page: JsonPage): FastifyReply {
-  return reply.header('content-type', JSON_TYPE).send(pageBody(key, page));
+  let sent = bodies.get(page);
+  if (sent === undefined || sent.key !== key) bodies.set(page, (sent = { key, body: pageBody(key, page) }));
+  return reply.header('content-type', JSON_TYPE).send(sent.body);
 }
 
 /**

@@ -1,11 +1,10 @@
 /**
  * owned-rows.ts's two queries (one row by prn, one keyset page) answering the resource's wire
- * JSON as text, built by the database from a wire object expression (wire-json.ts). A read route sends
- * that text as it is (json-reply.ts): no row parsing, mapping or serialising per request.
- * Semantics match owned-rows.ts exactly: same conditions, order, limit and cursors.
+ * JSON as text, read from a column the database keeps (devices/schema.ts's wire_json). A read
+ * route sends that text as it is (json-reply.ts): no row parsing, mapping or serialising per
+ * request. Semantics match owned-rows.ts exactly: same conditions, order, limit and cursors.
  */
 import { eq, getTableName, sql, type SQL } from 'drizzle-orm';
-import type { TObject } from 'typebox';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Database, Executor } from '../db/connection';
 import { encodeCursor } from './cursor';
@@ -14,22 +13,15 @@ import { byIdInOrganization, placeholderPage, plainPageShape, searchedCondition,
 import { combine, keyset, pageRequest, type ListQuery, type PageRequest } from './pagination';
 import { prepared } from './prepared-queries';
 import { resourceIdFromPrn, type PrnType } from './prn';
-import { turnBatch } from './turn-batch';
-import { wireObjectSql, type WireColumns } from './wire-json';
+import { turnBatch, turnShared } from './turn-batch';
 import { PerHandle } from '../db/per-handle';
 
-/** A table, its prn type and the expression that writes a row's wire JSON. */
+/** A table, its prn type and its column of each row's wire JSON text. */
 export interface WireSource {
   table: OwnedTable;
   type: PrnType;
-  /** The text of a row of `table` as its wire object. */
+  /** The column, kept by the database to be exactly what the response serialiser writes (devices/schema.ts). */
   json: SQL<string>;
-}
-
-/** The item must have `prn` and `inserted_at` (ResourceFields): list cursors are read from them. */
-export function wireSource(table: OwnedTable, type: PrnType, item: TObject, columns: WireColumns): WireSource {
-  if (!('prn' in item.properties) || !('inserted_at' in item.properties)) throw new Error(`wire source for ${type} needs prn and inserted_at`);
-  return { table, type, json: wireObjectSql(item, columns) as SQL<string> };
 }
 
 /** The wire JSON of the row a prn names in the organization, or null (see findOwnedRow). */
@@ -90,13 +82,15 @@ export interface JsonPage {
 /**
  * listOwnedRows's query (limit + 1 rows in page order), selecting only each row's wire JSON:
  * the rows are joined here. Joining them in the database (string_agg over numbered rows, to
- * drop the extra one and keep the last one's sort key) cost PostgreSQL more than the rows cost
- * Node, and so did selecting the sort key of every row as text.
+ * drop the extra one and keep the last one's sort key) cost PostgreSQL twice the CPU of sending
+ * the rows, even with the JSON stored: a backend returned the ~150 KB that aggregate and its
+ * output took to the OS after each query and faulted it back in on the next. Selecting the
+ * sort key of every row as text cost more than reading it from the last row's JSON.
  */
 function pageQuery(db: Executor, source: WireSource, where: SQL | undefined, page: PageRequest, fetch: unknown) {
   const { orderBy } = keyset(source.table, page);
   return db
-    .select({ json: source.json })
+    .select({ json: sql<string>`${source.json}`.as('json') })
     .from(source.table)
     .where(where)
     .orderBy(...orderBy)
@@ -120,6 +114,35 @@ function toJsonPage(rows: { json: string }[], page: PageRequest): JsonPage {
   return { items, nextPage: rows.length > page.limit ? cursorAfter(rows[page.limit - 1].json) : null };
 }
 
+/** A page with no search or filter, the common case: a prepared query per order and cursor use. */
+async function plainPage(db: Executor, source: WireSource, organizationId: string, page: PageRequest): Promise<JsonPage> {
+  const { table } = source;
+  const query = prepared(db, plainPageShape('list_json', table, page), () => {
+    const where = combine(eq(table.organizationId, sql.placeholder('organizationId')), keyset(table, placeholderPage(page)).where);
+    return pageQuery(db, source, where, page, sql.placeholder('fetch'));
+  });
+  const values = { organizationId, fetch: page.limit + 1, afterInsertedAt: page.after?.insertedAt, afterId: page.after?.id };
+  return toJsonPage((await query.all(values)) as { json: string }[], page);
+}
+
+const sharedPages = new PerHandle<WireSource, (key: string) => Promise<JsonPage>>();
+
+/**
+ * plainPage, run once per turn for all the requests of the same page (turn-batch.ts): under load
+ * clients polling a list ask for the same page many times in one turn, and each would cost the
+ * database the same rows and Node the same parse. The query is sent after every request that
+ * shares it arrived, so each still sees every write that finished before it was asked.
+ */
+function sharedPlainPage(db: Database, source: WireSource, organizationId: string, page: PageRequest): Promise<JsonPage> {
+  const load = sharedPages.get(db, source, () =>
+    turnShared((key) => {
+      const [organizationId, page] = JSON.parse(key) as [string, PageRequest];
+      return plainPage(db, source, organizationId, page);
+    }),
+  );
+  return load(JSON.stringify([organizationId, page]));
+}
+
 /** listOwnedRows as wire JSON text. */
 export async function listOwnedJson(
   db: Executor,
@@ -130,17 +153,11 @@ export async function listOwnedJson(
   ...conditions: (SQL | undefined)[]
 ): Promise<JsonPage> {
   const page = pageRequest(query);
-  const { table } = source;
   const searched = searchedCondition(search, query.search);
   if (!searched && conditions.every((c) => c === undefined)) {
-    // The common case, a page with no search or filter: prepared per order and cursor use.
-    const plain = prepared(db, plainPageShape('list_json', table, page), () => {
-      const where = combine(eq(table.organizationId, sql.placeholder('organizationId')), keyset(table, placeholderPage(page)).where);
-      return pageQuery(db, source, where, page, sql.placeholder('fetch'));
-    });
-    const values = { organizationId, fetch: page.limit + 1, afterInsertedAt: page.after?.insertedAt, afterId: page.after?.id };
-    return toJsonPage((await plain.execute(values)) as { json: string }[], page);
+    // Inside a transaction the read must see its writes: a query of its own, on its connection.
+    return db instanceof PgTransaction ? plainPage(db, source, organizationId, page) : sharedPlainPage(db, source, organizationId, page);
   }
-  const where = combine(eq(table.organizationId, organizationId), keyset(table, page).where, searched, ...conditions);
+  const where = combine(eq(source.table.organizationId, organizationId), keyset(source.table, page).where, searched, ...conditions);
   return toJsonPage(await pageQuery(db, source, where, page, page.limit + 1), page);
 }

@@ -8,6 +8,11 @@ import { PerHandle } from '../db/per-handle';
 
 export interface Prepared {
   execute(values: Record<string, unknown>): Promise<unknown[]>;
+  /**
+   * The rows as the driver answers them, keyed by column name (select aliases), without drizzle's
+   * mapping of each row: for queries whose rows are many and need no mapping (a list page).
+   */
+  all(values: Record<string, unknown>): Promise<unknown[]>;
 }
 
 const preparedQueries = new PerHandle<string, Prepared>();

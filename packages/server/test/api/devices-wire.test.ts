@@ -1,7 +1,8 @@
 /**
- * GET /devices and GET /devices/{prn} send JSON the database wrote (http/wire-json.ts); PATCH
- * still serialises deviceToWire through the response schema. The bytes must be the same, for
- * every kind of value a device can hold.
+ * GET /devices and GET /devices/{prn} send the JSON the database keeps in devices.wire_json (its
+ * trigger writes it on every insert and update); PATCH still serialises deviceToWire through the
+ * response schema. The bytes must be the same, for every kind of value a device can hold and
+ * whoever wrote the row.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,5 +71,23 @@ describe('device wire JSON written by the database', () => {
     const none = await raw('GET', `/devices?search=${encodeURIComponent("identifier:'nobody'")}`);
     expect(none.text).toBe('{"devices":[],"next_page":null}');
     expect(none.contentType).toBe(firstPage.contentType);
+  });
+
+  it('is kept for rows any writer inserts or updates, not only the API', async () => {
+    const id = '3f2e1d0c-9b8a-4f6e-8d5c-4b3a29180716';
+    const productId = productPrn.split(':')[4];
+    await t.server.platform.db.execute(sql`insert into devices (id, organization_id, product_id, identifier, tags, description)
+      values (${id}, ${t.organizationId}, ${productId}, 'wire-raw-insert', array['x', 'y"z'], ${AWKWARD})`);
+    const prn = `prn:1:${t.organizationId}:device:${id}`;
+    const sameAsSerialiser = async () => {
+      const serialised = (await raw('PATCH', `/devices/${prn}`, {})).text;
+      expect((await raw('GET', `/devices/${prn}`)).text).toBe(serialised);
+      const search = encodeURIComponent("identifier:'wire-raw-insert'");
+      expect((await raw('GET', `/devices?search=${search}`)).text).toBe(`{"devices":[${serialised.slice('{"device":'.length, -1)}],"next_page":null}`);
+    };
+    await sameAsSerialiser();
+    await t.server.platform.db.execute(sql`update devices set quarantined = true, tags = null, target = 'raw', last_connected_at = now() where id = ${id}`);
+    await sameAsSerialiser();
+    expect(JSON.parse((await raw('GET', `/devices/${prn}`)).text).device).toMatchObject({ quarantined: true, tags: null, target: 'raw', description: AWKWARD });
   });
 });
