@@ -3,10 +3,10 @@ ALTER TABLE "devices" ADD COLUMN "wire_json" text DEFAULT '' NOT NULL;
 -- devices.wire_json is the device's wire JSON (the Device schema of src/devices/routes.ts), what
 -- GET /devices and GET /devices/{prn} send as it is. It is written here, before every insert and
 -- update of a row, so no writer (drizzle, raw SQL, a later migration) can leave it stale. The
--- text must be byte for byte what the response serialiser writes from deviceToWire: the same
--- expression as DEVICE_WIRE_COLUMNS through src/http/wire-json.ts (keys in schema order, strings
--- through to_json, prns and timestamps quoted as they are, RFC 3339 with six fraction digits).
--- test/api/devices-wire.test.ts compares the three. A change of the Device schema or of a
+-- text must be byte for byte what the response serialiser writes from deviceToWire (keys in
+-- schema order, strings through to_json, prns and timestamps quoted as they are, RFC 3339 with
+-- six fraction digits); this function is the only place it is written.
+-- test/api/devices-wire.test.ts compares the two. A change of the Device schema or of a
 -- column it shows needs a migration that replaces this function.
 CREATE FUNCTION devices_wire_json() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
