@@ -34,6 +34,8 @@ const COHORT_STATE = `select x.cohort_id,
 /**
  * The state columns of device `d` (d.id, d.cohort_id): the cohort's parts come from `cohort_state`,
  * read once per cohort of the batch (a batch of one cohort's devices reads its releases once).
+ * `cohort_state` is materialized because of that: inlined, PostgreSQL joins it as a subquery
+ * whose three subplans run again for every device of the batch.
  * A device outside any cohort has no chain: its cohort parts answer null.
  */
 const STATE_COLUMNS = `c.chain_version, c.device_count, c.phased,
@@ -43,7 +45,7 @@ const STATE_COLUMNS = `c.chain_version, c.device_count, c.phased,
 const STATE_BATCH = `with d as materialized (
     select k.id, k.cohort_id, k.ord from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, cohort_id, ord)
   ),
-  cohort_state as (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
+  cohort_state as materialized (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
   select d.ord::int, ${STATE_COLUMNS}
   from d left join cohort_state c on c.cohort_id = d.cohort_id`;
 
@@ -54,7 +56,7 @@ const DEVICE_WITH_STATE_BATCH = `with d as materialized (
     from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, organization_id, ord)
     join devices d on d.id = k.id and d.organization_id = k.organization_id
   ),
-  cohort_state as (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
+  cohort_state as materialized (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
   select d.ord::int, ${DEVICE_COLUMNS}, ${STATE_COLUMNS}
   from d left join cohort_state c on c.cohort_id = d.cohort_id`;
 const DEVICE_COLUMN_COUNT = 9;
