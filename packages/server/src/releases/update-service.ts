@@ -25,7 +25,7 @@ import { writeCheck, type ReportedUpdate } from './check-writes';
 import type { Claim } from './phase-claims';
 import type { ResolutionResult } from './resolution-types';
 import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './update-answers';
-import { loadCheck, resolveWithLookups, type LoadedCheck, type ReportedState } from './update-inputs';
+import { chainRelease, loadCheck, resolveWithLookups, type LoadedCheck, type ReportedState } from './update-inputs';
 
 export type { ReportedState } from './update-inputs';
 export { UPDATE_EXPANSIONS, type UpdateExpansion } from './update-answers';
@@ -137,7 +137,7 @@ async function recordCheck(db: Database, device: CheckDevice, reported: Reported
 function claimOf(device: CheckDevice, loaded: LoadedCheck, result: ResolutionResult): Claim | null {
   if (result.claim === null || device.cohortId === null) return null;
   const releaseId = result.claim.releaseId;
-  const phaseValue = loaded.input.chain.find((release) => release.id === releaseId)?.phaseValue ?? null;
+  const phaseValue = chainRelease(loaded.input, releaseId)?.phaseValue ?? null;
   return { releaseId, deviceId: device.id, cohortId: device.cohortId, organizationId: device.organizationId, phaseValue };
 }
 
