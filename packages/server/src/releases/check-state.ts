@@ -99,10 +99,15 @@ interface Batches {
 }
 const batchesByExecutor = new WeakMap<object, Batches>();
 
+/** Inside a caller's transaction each read runs alone on it, unbatched. */
+function transactionReads(tx: Executor): Batches {
+  const alone = (name: string, text: string) => ({ submit: async (key: [string, string | null]) => (await readBatch(tx, name, text, [key]))[0] });
+  return { state: alone('release_check_state', STATE_BATCH), deviceWithState: alone('release_device_check_state', DEVICE_WITH_STATE_BATCH) };
+}
+
 /** The handle's batches; inside a caller's transaction each read runs alone on it, unbatched. */
 function batchesOf(db: Executor): Batches {
-  const alone = (name: string, text: string) => ({ submit: async (key: [string, string | null]) => (await readBatch(db, name, text, [key]))[0] });
-  if ('rollback' in db) return { state: alone('release_check_state', STATE_BATCH), deviceWithState: alone('release_device_check_state', DEVICE_WITH_STATE_BATCH) };
+  if ('rollback' in db) return transactionReads(db);
   let batches = batchesByExecutor.get(db);
   if (!batches) {
     batches = {

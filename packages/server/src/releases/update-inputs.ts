@@ -1,9 +1,10 @@
 /**
  * Loads what resolution needs for one device (resolution-types.ts): its cohort's chain (from
  * memory, checked against the cohort's stamp, shared and never copied per check: chain-cache.ts),
- * its overrides, its claims and the cohort size, all fresh state in one round trip (check-state.ts). Bundle signing state is
- * asked lazily by `resolveWithLookups`, because resolution only ever asks about the one bundle
- * it chose and checking all 200 releases' bundles would waste the check.
+ * its overrides, its claims and the cohort size, all fresh state in one round trip
+ * (check-state.ts). Bundle signing state is asked lazily by `resolveWithLookups`, because
+ * resolution only ever asks about the one bundle it chose and checking all 200 releases' bundles
+ * would waste the check.
  */
 import { inArray } from 'drizzle-orm';
 import { isBundleDistributableCached } from '../binaries/manifest';
