@@ -79,8 +79,12 @@ function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides]: 
   };
 }
 
-/** Batches in flight per process and reads per batch: enough to overlap round trips, small arrays. */
-const BATCHING = { maxInFlight: 4, maxGroup: 128 };
+/**
+ * Batches in flight per process and reads per batch: enough to overlap round trips, small arrays.
+ * While a batch is out, another leaves with at least 8 reads (db/statement-groups.ts): under load
+ * the fixed cost of a statement is then shared by 8 or more checks, never by 1 or 2.
+ */
+const BATCHING = { maxInFlight: 4, maxGroup: 128, minGroupWhenBusy: 8 };
 
 /** Runs a batch statement; answers each key's row (without its `ord`) or null, in key order. */
 async function readBatch(db: Executor, name: string, text: string, keys: readonly [string, string | null][]): Promise<(unknown[] | null)[]> {
