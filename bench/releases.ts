@@ -14,6 +14,7 @@
  */
 import pg from 'pg';
 import { helloWorldBaseline } from './lib/baseline';
+import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
 import { startCanopy, type CanopyProcess } from './lib/canopy';
 import { formatRatio, load } from './lib/load';
 import { withDatabase } from './lib/postgres';
@@ -106,13 +107,29 @@ await withDatabase(async (databaseUrl) => {
     const common = { url: canopy.url, connections: CONNECTIONS, headers, method: 'POST' as const, body };
     // Warm-up on the last devices only, so the measured run starts with an empty phase.
     await load({ ...common, paths: paths.slice(-2000), seconds: 2 });
+    // Per-check CPU of the server and of its PostgreSQL backends, and the database's commits per
+    // check (a check's state read and its grouped write each commit once per group): comparable
+    // between runs where the rates move with the neighbours' load.
+    const serverPid = canopy.child.process.pid!;
+    const serverCpuStart = processCpuMs(serverPid);
+    const databaseCpu = await databaseCpuClock(databaseUrl);
+    const commits = async () => Number((await client.query('select xact_commit from pg_stat_database where datname = current_database()')).rows[0].xact_commit);
+    const commitsStart = await commits();
     const measured = await load({ ...common, paths, seconds: SECONDS });
+    const checks = measured.requestsPerSecond * SECONDS;
+    const serverCpuPerCheck = (processCpuMs(serverPid) - serverCpuStart) / checks;
+    const databaseCpuPerCheck = (await databaseCpu.stop()) / checks;
+    // Two statements of this client (the counts) are not checks' commits; pg_stat lags ~0.5 s.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const commitsPerCheck = (await commits() - commitsStart) / checks;
+    const loadDuringRun = loadAverage();
     const { rows: [{ n: afterRun }] } = await client.query('select count(*)::int as n from phase_claims where release_id = $1', [seeded.latestReleaseId]);
     await sweep(canopy.url, paths, headers, body);
     const { rows: [{ n: claims }] } = await client.query('select count(*)::int as n from phase_claims where release_id = $1', [seeded.latestReleaseId]);
     const { rows: [{ n: counter }] } = await client.query('select phase_claim_count as n from releases where id = $1', [seeded.latestReleaseId]);
     console.log(`\nPOST /devices/{prn}/update, ${DEVICES} devices, ${RELEASES} releases, latest phased ${PHASE * 100}%, ${CONNECTIONS} connections, ${SECONDS} s, PostgreSQL`);
     console.log(formatRatio('update check', measured, baseline, 0.3), '(p99 target < 25 ms)');
+    console.log(`per check: server ${(serverCpuPerCheck * 1000).toFixed(0)} us CPU, PostgreSQL backends ${(databaseCpuPerCheck * 1000).toFixed(0)} us CPU, ${commitsPerCheck.toFixed(2)} commits; load average ${loadDuringRun}`);
     console.log(`claims after the timed run ${afterRun}; after every device checked: ${claims} rows, counter ${counter} (target exactly ${Math.round(DEVICES * PHASE)})`);
   } finally {
     await client.end();

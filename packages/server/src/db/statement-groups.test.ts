@@ -46,6 +46,27 @@ describe('StatementGroups', () => {
     ]);
   });
 
+  it('while a group is out, sends a further one only with minGroupWhenBusy calls; an idle one sends a lone call at once', async () => {
+    const { calls, open, readAll } = recorder();
+    const batches = new StatementGroups(readAll, { maxInFlight: 4, maxGroup: 100, minGroupWhenBusy: 3 });
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const answers = [batches.submit(1)];
+    await turn();
+    expect(calls).toEqual([[1]]);
+    answers.push(batches.submit(2), batches.submit(3));
+    await turn();
+    expect(calls).toEqual([[1]]);
+    answers.push(batches.submit(4));
+    await turn();
+    expect(calls).toEqual([[1], [2, 3, 4]]);
+    answers.push(batches.submit(5));
+    await turn();
+    expect(calls).toEqual([[1], [2, 3, 4]]);
+    open();
+    expect(await Promise.all(answers)).toEqual([10, 20, 30, 40, 50]);
+    expect(calls).toEqual([[1], [2, 3, 4], [5]]);
+  });
+
   it('retries a failed group call by call, so only the failing call fails', async () => {
     const { open, readAll } = recorder();
     const batches = new StatementGroups(readAll, { maxInFlight: 1, maxGroup: 10 });

@@ -4,9 +4,10 @@
  * one commit and one WAL flush) instead of one each. Every caller still waits for its group's
  * statement: when its promise resolves, what it wrote is committed, exactly as if written alone.
  *
- * Grouping never waits for company: a call joins the next group to leave, and a group leaves as
- * soon as fewer than `maxInFlight` groups are at the database. An idle server runs each call at
- * once; a busy one runs bigger groups. A group that fails as a whole is retried call by call, so
+ * Grouping never waits for company on an idle server: a call joins the next group to leave, and a
+ * group leaves as soon as fewer than `maxInFlight` groups are at the database (and, when some
+ * are, it has `minGroupWhenBusy` calls). An idle server runs each call at once; a busy one runs
+ * bigger groups. A group that fails as a whole is retried call by call, so
  * one call's error is only ever its own.
  *
  * (releases/check-writes.ts grouped the update checks' writes this way first.)
@@ -17,6 +18,14 @@ export interface StatementGroupOptions<Item = unknown> {
   maxInFlight?: number;
   /** Calls per group: keeps one statement's parameters and planning small. */
   maxGroup?: number;
+  /**
+   * While a group is at the database, a further group leaves only with at least this many calls;
+   * fewer wait for a group to come back. Every statement has a fixed cost (its executor start,
+   * its commit): under load a group of one or two pays it nearly alone, while the calls behind a
+   * group in flight can as well leave together once it returns. An idle server still sends a
+   * lone call at once. Default 1: any call leaves while fewer than `maxInFlight` groups are out.
+   */
+  minGroupWhenBusy?: number;
   /**
    * Calls with the same key never share a group (e.g. two writes to one row, which one statement
    * could not order): the later one waits for the next group and sees the earlier one's effect.
@@ -36,6 +45,7 @@ export class StatementGroups<Item, Result> {
   private scheduled = false;
   private readonly maxInFlight: number;
   private readonly maxGroup: number;
+  private readonly minGroupWhenBusy: number;
   private readonly exclusiveKey?: (item: Item) => string;
 
   /** `run` answers one result per item, in the items' order. */
@@ -45,6 +55,7 @@ export class StatementGroups<Item, Result> {
   ) {
     this.maxInFlight = options.maxInFlight ?? 4;
     this.maxGroup = options.maxGroup ?? 64;
+    this.minGroupWhenBusy = options.minGroupWhenBusy ?? 1;
     this.exclusiveKey = options.exclusiveKey;
   }
 
@@ -64,6 +75,8 @@ export class StatementGroups<Item, Result> {
 
   private pump(): void {
     while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
+      // Too few for a group of their own while one is out: they leave when it returns.
+      if (this.inFlight > 0 && this.queue.length < this.minGroupWhenBusy) return;
       const group = this.take();
       this.inFlight++;
       void this.runGroup(group).finally(() => {

@@ -5,7 +5,7 @@
  * a key unless its config says `public: true`; the role needed defaults to read for GET and
  * write for everything else, and a route raises it with `config: { role: 'admin' }`.
  */
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { roleAllows, type Actor, type Role } from './actor';
@@ -21,8 +21,14 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * crypto.hash is the one-shot form (Node >= 20.12): no Hash object per call, which every admin
+ * request pays for its key. Older Node 20 releases lack it and build the object.
+ */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return oneShotHash ? oneShotHash('sha256', token, 'hex') : createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 /** The key from the Authorization header, or null when there is none. Throws on a malformed one. */

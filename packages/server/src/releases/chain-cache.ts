@@ -6,8 +6,9 @@
  * older than the last edit committed before it started, and a 200-release chain costs one read
  * per edit instead of one per check.
  *
- * Rows are shared between checks: never mutate them. Their phase_claim_count is the one read at
- * load time; the check overlays the live counter (check-state.ts).
+ * One CachedChain is shared by every check of the cohort until the stamp moves: never mutate it.
+ * Its rows' phase_claim_count is the one read at load time; a check reads the live counter with
+ * its state (check-state.ts) and overlays it only on the row it answers with (update-inputs.ts).
  */
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
@@ -21,6 +22,8 @@ export interface CachedChain {
   version: number | null;
   rows: readonly ReleaseRow[];
   releases: readonly ChainRelease[];
+  /** Each release's index in `rows` and `releases`, so a check finds one without a scan. */
+  indexById: ReadonlyMap<string, number>;
 }
 
 /** Cohorts kept per database handle; beyond this the cache starts over (a bound, not an LRU). */
@@ -51,14 +54,25 @@ async function loadOrderedChain(db: Executor, cohortId: string): Promise<Release
   return validation.order.map((id) => byId.get(id)!);
 }
 
-/** The cohort's chain as of `version`; `db` also keys the cache (one per server instance). */
-export async function chainAt(db: Executor, cohortId: string, version: number | null): Promise<CachedChain> {
+function cacheOf(db: Executor): Map<string, CachedChain> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
-  const hit = cache.get(cohortId);
-  if (hit && hit.version === version) return hit;
+  return cache;
+}
+
+/** The cohort's chain as of `version` when this process holds it (no wait), else null. */
+export function chainInMemory(db: Executor, cohortId: string, version: number | null): CachedChain | null {
+  const hit = cacheOf(db).get(cohortId);
+  return hit !== undefined && hit.version === version ? hit : null;
+}
+
+/** The cohort's chain as of `version`; `db` also keys the cache (one per server instance). */
+export async function chainAt(db: Executor, cohortId: string, version: number | null): Promise<CachedChain> {
+  const hit = chainInMemory(db, cohortId, version);
+  if (hit) return hit;
   const rows = await loadOrderedChain(db, cohortId);
-  const loaded: CachedChain = { version, rows, releases: rows.map(toChainRelease) };
+  const loaded: CachedChain = { version, rows, releases: rows.map(toChainRelease), indexById: new Map(rows.map((row, index) => [row.id, index])) };
+  const cache = cacheOf(db);
   if (cache.size >= MAX_COHORTS) cache.clear();
   cache.set(cohortId, loaded);
   return loaded;

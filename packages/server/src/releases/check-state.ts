@@ -34,6 +34,8 @@ const COHORT_STATE = `select x.cohort_id,
 /**
  * The state columns of device `d` (d.id, d.cohort_id): the cohort's parts come from `cohort_state`,
  * read once per cohort of the batch (a batch of one cohort's devices reads its releases once).
+ * `cohort_state` is materialized because of that: inlined, PostgreSQL joins it as a subquery
+ * whose three subplans run again for every device of the batch.
  * A device outside any cohort has no chain: its cohort parts answer null.
  */
 const STATE_COLUMNS = `c.chain_version, c.device_count, c.phased,
@@ -43,7 +45,7 @@ const STATE_COLUMNS = `c.chain_version, c.device_count, c.phased,
 const STATE_BATCH = `with d as materialized (
     select k.id, k.cohort_id, k.ord from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, cohort_id, ord)
   ),
-  cohort_state as (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
+  cohort_state as materialized (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
   select d.ord::int, ${STATE_COLUMNS}
   from d left join cohort_state c on c.cohort_id = d.cohort_id`;
 
@@ -54,7 +56,7 @@ const DEVICE_WITH_STATE_BATCH = `with d as materialized (
     from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, organization_id, ord)
     join devices d on d.id = k.id and d.organization_id = k.organization_id
   ),
-  cohort_state as (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
+  cohort_state as materialized (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
   select d.ord::int, ${DEVICE_COLUMNS}, ${STATE_COLUMNS}
   from d left join cohort_state c on c.cohort_id = d.cohort_id`;
 const DEVICE_COLUMN_COUNT = 9;
@@ -77,8 +79,12 @@ function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides]: 
   };
 }
 
-/** Batches in flight per process and reads per batch: enough to overlap round trips, small arrays. */
-const BATCHING = { maxInFlight: 4, maxGroup: 128 };
+/**
+ * Batches in flight per process and reads per batch: enough to overlap round trips, small arrays.
+ * While a batch is out, another leaves with at least 8 reads (db/statement-groups.ts): under load
+ * the fixed cost of a statement is then shared by 8 or more checks, never by 1 or 2.
+ */
+const BATCHING = { maxInFlight: 4, maxGroup: 128, minGroupWhenBusy: 8 };
 
 /** Runs a batch statement; answers each key's row (without its `ord`) or null, in key order. */
 async function readBatch(db: Executor, name: string, text: string, keys: readonly [string, string | null][]): Promise<(unknown[] | null)[]> {
@@ -97,10 +103,15 @@ interface Batches {
 }
 const batchesByExecutor = new WeakMap<object, Batches>();
 
+/** Inside a caller's transaction each read runs alone on it, unbatched. */
+function transactionReads(tx: Executor): Batches {
+  const alone = (name: string, text: string) => ({ submit: async (key: [string, string | null]) => (await readBatch(tx, name, text, [key]))[0] });
+  return { state: alone('release_check_state', STATE_BATCH), deviceWithState: alone('release_device_check_state', DEVICE_WITH_STATE_BATCH) };
+}
+
 /** The handle's batches; inside a caller's transaction each read runs alone on it, unbatched. */
 function batchesOf(db: Executor): Batches {
-  const alone = (name: string, text: string) => ({ submit: async (key: [string, string | null]) => (await readBatch(db, name, text, [key]))[0] });
-  if ('rollback' in db) return { state: alone('release_check_state', STATE_BATCH), deviceWithState: alone('release_device_check_state', DEVICE_WITH_STATE_BATCH) };
+  if ('rollback' in db) return transactionReads(db);
   let batches = batchesByExecutor.get(db);
   if (!batches) {
     batches = {

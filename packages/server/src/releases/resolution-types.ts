@@ -69,6 +69,8 @@ export interface ResolutionInput {
   headers: PositionHeaders;
   /** The device's cohort chain, first to latest (see chain.ts); empty when the cohort has none. */
   chain: readonly ChainRelease[];
+  /** Each release's index in `chain`, by id, when the caller keeps one with the chain (chain-cache.ts); else resolution searches. */
+  chainIndex?: ReadonlyMap<string, number>;
   overrides: readonly DeviceOverride[];
   /** True when every binary of the bundle is signed (the bundle is distributable). */
   bundleSigned: (bundleId: string) => boolean;

@@ -586,6 +586,17 @@ describe('resolveUpdate properties', () => {
     }
   });
 
+  it('a chain index (as the chain cache keeps one) changes nothing: same result, same explanation', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const input = toInput(s);
+        const chainIndex = new Map(input.chain.map((release, index) => [release.id, index]));
+        expect(resolveUpdate({ ...input, chainIndex })).toEqual(resolveUpdate(input));
+      }),
+      runs,
+    );
+  });
+
   it('an active override always decides the answer', () => {
     fc.assert(
       fc.property(scenario, (s) => {

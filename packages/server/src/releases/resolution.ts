@@ -113,7 +113,7 @@ function findPosition(input: ResolutionInput, steps: ExplainStep[]): Position {
 
   const releaseId = headers.releaseId ?? device.reportedReleaseId;
   if (releaseId !== null && releaseId !== undefined) {
-    const index = chain.findIndex((release) => release.id === releaseId);
+    const index = input.chainIndex ? (input.chainIndex.get(releaseId) ?? -1) : chain.findIndex((release) => release.id === releaseId);
     const source = headers.releaseId ? 'header' : 'stored';
     if (index !== -1) return at(index, 'release_header', source);
     // A release of another cohort (or unknown) says nothing about this chain: ignore it.

@@ -16,7 +16,7 @@ import { manifestForBundleCached, type ManifestEntry } from '../binaries/manifes
 import type { LoadedCheck } from './update-inputs';
 import type { ResolutionResult } from './resolution-types';
 import type { CheckDevice } from './check-state';
-import { releaseToWire, withPrevious } from './wire';
+import { releaseToWire } from './wire';
 
 export const UPDATE_EXPANSIONS = ['source_type', 'release', 'bundle', 'bundle_override', 'cohort', 'manifest'] as const;
 export type UpdateExpansion = (typeof UPDATE_EXPANSIONS)[number];
@@ -57,7 +57,7 @@ export async function deviceAnswer(db: Executor, platform: Platform, device: Che
   const answer: Record<string, unknown> = { status: result.status };
   if (expand.has('source_type')) answer.source_type = result.sourceType;
   if (expand.has('release')) {
-    const release = result.releaseId === null ? undefined : withPrevious(loaded.chain).find((row) => row.id === result.releaseId);
+    const release = result.releaseId === null ? null : loaded.releaseRow(result.releaseId);
     answer.release = release ? releaseToWire(release) : null;
   }
   if (expand.has('bundle')) answer.bundle = result.bundleId === null ? null : await bundleWire(db, result.bundleId);

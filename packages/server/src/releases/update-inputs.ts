@@ -1,20 +1,21 @@
 /**
  * Loads what resolution needs for one device (resolution-types.ts): its cohort's chain (from
- * memory, checked against the cohort's stamp: chain-cache.ts), its overrides, its claims and
- * the cohort size, all fresh state in one round trip (check-state.ts). Bundle signing state is
- * asked lazily by `resolveWithLookups`, because resolution only ever asks about the one bundle
- * it chose and checking all 200 releases' bundles would waste the check.
+ * memory, checked against the cohort's stamp, shared and never copied per check: chain-cache.ts),
+ * its overrides, its claims and the cohort size, all fresh state in one round trip
+ * (check-state.ts). Bundle signing state is asked lazily by `resolveWithLookups`, because
+ * resolution only ever asks about the one bundle it chose and checking all 200 releases' bundles
+ * would waste the check.
  */
 import { inArray } from 'drizzle-orm';
 import { isBundleDistributableCached } from '../binaries/manifest';
 import { bundleOverrides } from '../bundle-overrides/schema';
 import type { Executor } from '../db/connection';
 import { resourceIdFromPrn } from '../http/prn';
-import { chainAt } from './chain-cache';
-import type { ReleaseRow } from './chain-store';
+import { chainAt, chainInMemory, type CachedChain } from './chain-cache';
 import { readCheckState, type CheckDevice, type CheckState } from './check-state';
-import type { DeviceOverride, PhaseClaimState, ResolutionInput, ResolutionResult } from './resolution-types';
+import type { ChainRelease, DeviceOverride, PhaseClaimState, ResolutionInput, ResolutionResult } from './resolution-types';
 import { resolveUpdate } from './resolution';
+import type { ReleaseWithPrevious } from './wire';
 
 /** What the device says it runs: headers on the device API, the body on the admin API. */
 export interface ReportedState {
@@ -27,9 +28,29 @@ export type BundleOverrideRow = typeof bundleOverrides.$inferSelect;
 
 export interface LoadedCheck {
   input: Omit<ResolutionInput, 'bundleSigned'>;
-  /** First to latest, phased releases with their live claim counter. */
-  chain: readonly ReleaseRow[];
+  /** A release of the chain with its live claim counter and its predecessor; null when not in it. */
+  releaseRow(releaseId: string): ReleaseWithPrevious | null;
   overrides: BundleOverrideRow[];
+}
+
+const NO_CHAIN: CachedChain = { version: null, rows: [], releases: [], indexById: new Map() };
+
+/** The release `releaseId` of the input's chain, found through the chain's index. */
+export function chainRelease(input: Pick<ResolutionInput, 'chain' | 'chainIndex'>, releaseId: string): ChainRelease | undefined {
+  const index = input.chainIndex?.get(releaseId);
+  return index === undefined ? input.chain.find((release) => release.id === releaseId) : input.chain[index];
+}
+
+/**
+ * The stored row of a release with the live counter (the chain's rows keep the one read when it
+ * was loaded) and its predecessor: built for the one release an answer shows, never for the chain.
+ */
+function releaseRowOf(chain: CachedChain, state: CheckState, releaseId: string): ReleaseWithPrevious | null {
+  const index = chain.indexById.get(releaseId);
+  if (index === undefined) return null;
+  const row = chain.rows[index];
+  const live = state.claimCounts.get(row.id);
+  return { ...row, phaseClaimCount: live ?? row.phaseClaimCount, previousReleaseId: index === 0 ? null : chain.rows[index - 1].id };
 }
 
 /**
@@ -46,13 +67,11 @@ function needsState(device: CheckDevice): boolean {
 export async function loadCheck(db: Executor, device: CheckDevice, reported: ReportedState, now: Date, state?: CheckState): Promise<LoadedCheck> {
   const org = device.organizationId;
   state ??= needsState(device) ? await readCheckState(db, device.id, device.cohortId) : NO_STATE;
-  const cached = device.cohortId === null ? null : await chainAt(db, device.cohortId, state.chainVersion);
+  // The chain is shared by every check of the cohort at this stamp (chain-cache.ts): not copied here.
+  const cohortId = device.cohortId;
+  const chain = cohortId === null ? NO_CHAIN : (chainInMemory(db, cohortId, state.chainVersion) ?? (await chainAt(db, cohortId, state.chainVersion)));
   // Most devices have no override: their rows are read only when there are some.
   const overrides = state.overrideIds.length === 0 ? [] : await db.select().from(bundleOverrides).where(inArray(bundleOverrides.id, state.overrideIds));
-  const chain = (cached?.rows ?? []).map((row) => {
-    const live = state.claimCounts.get(row.id);
-    return live === undefined || live === row.phaseClaimCount ? row : { ...row, phaseClaimCount: live };
-  });
 
   const input: LoadedCheck['input'] = {
     device: {
@@ -68,7 +87,8 @@ export async function loadCheck(db: Executor, device: CheckDevice, reported: Rep
       bundleId: reported.bundlePrn ? resourceIdFromPrn(reported.bundlePrn, 'bundle', org) : null,
       releaseVersion: reported.releaseVersion ?? null,
     },
-    chain: cached?.releases ?? [],
+    chain: chain.releases,
+    chainIndex: chain.indexById,
     overrides: overrides.map((row): DeviceOverride => ({ id: row.id, bundleId: row.bundleId, startsAt: new Date(row.startsAt), endsAt: new Date(row.endsAt) })),
     phaseClaims: (releaseId): PhaseClaimState => ({
       deviceHasClaim: state.claimedReleaseIds.has(releaseId),
@@ -77,7 +97,7 @@ export async function loadCheck(db: Executor, device: CheckDevice, reported: Rep
     }),
     now,
   };
-  return { input, chain, overrides };
+  return { input, releaseRow: (releaseId) => releaseRowOf(chain, state, releaseId), overrides };
 }
 
 /**

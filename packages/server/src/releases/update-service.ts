@@ -25,7 +25,7 @@ import { writeCheck, type ReportedUpdate } from './check-writes';
 import type { Claim } from './phase-claims';
 import type { ResolutionResult } from './resolution-types';
 import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './update-answers';
-import { loadCheck, resolveWithLookups, type LoadedCheck, type ReportedState } from './update-inputs';
+import { chainRelease, loadCheck, resolveWithLookups, type LoadedCheck, type ReportedState } from './update-inputs';
 
 export type { ReportedState } from './update-inputs';
 export { UPDATE_EXPANSIONS, type UpdateExpansion } from './update-answers';
@@ -83,15 +83,19 @@ function reportedChange(device: CheckDevice, reported: ReportedState, actorPrn: 
   };
 }
 
-function checkedData(device: CheckDevice, reported: ReportedState, result: ResolutionResult) {
-  const prn = (type: 'release' | 'bundle' | 'bundle_override', id: string | null) => (id === null ? null : resourcePrn(device.organizationId, type, id));
+function prnOrNull(organizationId: string, type: 'release' | 'bundle' | 'bundle_override', id: string | null): string | null {
+  return id === null ? null : resourcePrn(organizationId, type, id);
+}
+
+function checkedData(device: CheckDevice, devicePrn: string, reported: ReportedState, result: ResolutionResult) {
+  const org = device.organizationId;
   return {
-    device: resourcePrn(device.organizationId, 'device', device.id),
+    device: devicePrn,
     status: result.status,
     source_type: result.sourceType,
-    release: prn('release', result.releaseId),
-    bundle: prn('bundle', result.bundleId),
-    bundle_override: prn('bundle_override', result.overrideId),
+    release: prnOrNull(org, 'release', result.releaseId),
+    bundle: prnOrNull(org, 'bundle', result.bundleId),
+    bundle_override: prnOrNull(org, 'bundle_override', result.overrideId),
     reported: { release_prn: reported.releasePrn ?? null, bundle_prn: reported.bundlePrn ?? null, release_version: reported.releaseVersion ?? null },
   };
 }
@@ -110,7 +114,7 @@ async function recordCheck(db: Database, device: CheckDevice, reported: Reported
     subtype: 'checked_for_release',
     actorPrn: options.actorPrn,
     resourcePrn: devicePrn,
-    data: checkedData(device, reported, result),
+    data: checkedData(device, devicePrn, reported, result),
   };
   const change = options.write ? reportedChange(device, reported, options.actorPrn) : null;
   const claimed: NewEvent | null =
@@ -137,8 +141,14 @@ async function recordCheck(db: Database, device: CheckDevice, reported: Reported
 function claimOf(device: CheckDevice, loaded: LoadedCheck, result: ResolutionResult): Claim | null {
   if (result.claim === null || device.cohortId === null) return null;
   const releaseId = result.claim.releaseId;
-  const phaseValue = loaded.input.chain.find((release) => release.id === releaseId)?.phaseValue ?? null;
+  const phaseValue = chainRelease(loaded.input, releaseId)?.phaseValue ?? null;
   return { releaseId, deviceId: device.id, cohortId: device.cohortId, organizationId: device.organizationId, phaseValue };
+}
+
+/** The input with the releases in `lost` answering as full. */
+function withLostSlots(input: LoadedCheck['input'], lost: ReadonlySet<string>): LoadedCheck['input'] {
+  const fresh = input.phaseClaims;
+  return { ...input, phaseClaims: (id: string) => (lost.has(id) ? { ...fresh(id), claimCount: Number.POSITIVE_INFINITY } : fresh(id)) };
 }
 
 export async function checkForUpdate(platform: Platform, device: CheckDevice, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
@@ -149,8 +159,7 @@ export async function checkForUpdate(platform: Platform, device: CheckDevice, re
   const lost = new Set<string>();
   for (let attempt = 1; ; attempt++) {
     const loaded = await loadCheck(db, device, reported, now, attempt === 1 ? options.state : undefined);
-    const fresh = loaded.input.phaseClaims;
-    const input = { ...loaded.input, phaseClaims: (id: string) => (lost.has(id) ? { ...fresh(id), claimCount: Number.POSITIVE_INFINITY } : fresh(id)) };
+    const input = lost.size === 0 ? loaded.input : withLostSlots(loaded.input, lost);
     const result = await resolveWithLookups(db, input, device.target);
     const claim = claimOf(device, loaded, result);
     try {
@@ -161,7 +170,7 @@ export async function checkForUpdate(platform: Platform, device: CheckDevice, re
       if (attempt >= MAX_SLOT_RETRIES) lost.add(claim.releaseId);
       continue;
     }
-    const answered = { ...loaded, input };
+    const answered = input === loaded.input ? loaded : { ...loaded, input };
     return {
       result,
       adminAnswer: () => adminAnswer(db, platform, device, result),
