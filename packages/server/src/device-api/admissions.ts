@@ -25,6 +25,7 @@ import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { LAST_CONNECTED_INTERVAL_MS } from '../devices/last-connected';
 import { devices } from '../devices/schema';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
+import { unnestParameters } from '../db/array-parameters';
 
 export interface Admission {
   deviceId: string;
@@ -55,19 +56,14 @@ const FACTS = ['certificate_registered', 'ca_vouches'] as const;
 /**
  * Each admission's device row and the facts that decide it, as of the statement's snapshot, over
  * `$1`-`$5`: the admissions come as five arrays (paramsOf), so the text is the same for any
- * group size.
- *
- * Every array sits behind a scalar subquery (`(select $n)`), here and in the events of
- * admitStatementText: PostgreSQL then estimates the same rows whatever the arrays hold, and a
- * named statement runs its generic plan, planned once per database connection. With the arrays
- * as bare parameters each execution's custom plan knows their lengths, looks cheaper than the
- * generic one, and is made afresh every time: most of PostgreSQL's work per admission.
+ * group size. The arrays go in as db/array-parameters.ts says, here and in the events of
+ * admitStatementText, so the statement is planned once per database connection.
  */
 const CHECKS_TEXT = new PgDialect().sqlToQuery(sql`
     select v.admission, ${DEVICE_SELECTION},
       exists (select 1 from ${deviceCertificates} dc where dc.fingerprint = v.fingerprint and dc.device_id = v.device_id) as ${sql.raw(FACTS[0])},
       (v.ca_id is null or (exists (select 1 from ${caCertificates} c where c.id = v.ca_id) and d.organization_id = v.organization_id)) as ${sql.raw(FACTS[1])}
-    from unnest((select $1::int[]), (select $2::uuid[]), (select $3::uuid[]), (select $4::text[]), (select $5::uuid[]))
+    from ${sql.raw(unnestParameters(1, ['int', 'uuid', 'uuid', 'text', 'uuid']))}
       as v(admission, device_id, organization_id, fingerprint, ca_id)
     left join ${devices} d on d.id = v.device_id`).sql;
 
@@ -108,7 +104,7 @@ function admitStatementText(): string {
       returning id, last_connected_at)`,
     `admission_events as materialized (
       select gen_random_uuid() as id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data
-      from unnest((select $7::int[]), (select $8::uuid[]), (select $9::text[]), (select $10::text[]), (select $11::text[]), (select $12::text[]), (select $13::text[]))
+      from ${unnestParameters(7, ['int', 'uuid', 'text', 'text', 'text', 'text', 'text'])}
         as e(admission, organization_id, type, subtype, actor_prn, resource_prn, data)
       join checks on checks.admission = e.admission
       where ${ADMITTED})`,

@@ -8,6 +8,7 @@ import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import type { DeviceRow } from './neighbours';
 import { StatementGroups } from '../db/statement-groups';
+import { unnestParameters } from '../db/array-parameters';
 
 export interface CheckState {
   chainVersion: number | null;
@@ -43,7 +44,7 @@ const STATE_COLUMNS = `c.chain_version, c.device_count, c.phased,
     (select json_agg(bundle_override_id) from bundle_override_devices where device_id = d.id)`;
 
 const STATE_BATCH = `with d as materialized (
-    select k.id, k.cohort_id, k.ord from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, cohort_id, ord)
+    select k.id, k.cohort_id, k.ord from ${unnestParameters(1, ['uuid', 'uuid'])} with ordinality as k(id, cohort_id, ord)
   ),
   cohort_state as materialized (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)
   select d.ord::int, ${STATE_COLUMNS}
@@ -53,7 +54,7 @@ const STATE_BATCH = `with d as materialized (
 const DEVICE_COLUMNS = 'd.id, d.organization_id, d.cohort_id, d.quarantined, d.tags, d.target, d.reported_release_prn, d.reported_bundle_prn, d.reported_release_version';
 const DEVICE_WITH_STATE_BATCH = `with d as materialized (
     select k.ord, ${DEVICE_COLUMNS}
-    from unnest($1::uuid[], $2::uuid[]) with ordinality as k(id, organization_id, ord)
+    from ${unnestParameters(1, ['uuid', 'uuid'])} with ordinality as k(id, organization_id, ord)
     join devices d on d.id = k.id and d.organization_id = k.organization_id
   ),
   cohort_state as materialized (${COHORT_STATE} from (select distinct cohort_id from d where cohort_id is not null) x)

@@ -22,6 +22,7 @@ import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
 import { CLAIM_CTES, claimArrays, type Claim } from './phase-claims';
+import { unnestParameters } from '../db/array-parameters';
 
 /** The reported state a `write` check stores on the device. */
 export interface ReportedUpdate {
@@ -67,7 +68,7 @@ function groupStatementText(): string {
   return `with ${CLAIM_CTES},
   check_events as materialized (
     select gen_random_uuid() as id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data
-    from unnest($5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::int8[]) as e(organization_id, type, subtype, actor_prn, resource_prn, data, claim_ord)
+    from ${unnestParameters(5, ['uuid', 'text', 'text', 'text', 'text', 'text', 'int8'])} as e(organization_id, type, subtype, actor_prn, resource_prn, data, claim_ord)
     where e.claim_ord is null or e.claim_ord in (select ord from claim_kept)
   ),
   recorded_events as (
@@ -76,7 +77,7 @@ function groupStatementText(): string {
   ${hooks.map((hook) => `${hook},`).join('\n  ')}
   reported as (
     update devices d set reported_release_prn = u.release_prn, reported_bundle_prn = u.bundle_prn, reported_release_version = u.release_version, updated_at = now()
-    from unnest($12::uuid[], $13::text[], $14::text[], $15::text[], $16::int8[]) as u(id, release_prn, bundle_prn, release_version, claim_ord)
+    from ${unnestParameters(12, ['uuid', 'text', 'text', 'text', 'int8'])} as u(id, release_prn, bundle_prn, release_version, claim_ord)
     where d.id = u.id and (u.claim_ord is null or u.claim_ord in (select ord from claim_kept))
   )
   select release_id::text, device_id::text from claim_granted`;

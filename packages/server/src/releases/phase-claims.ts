@@ -17,6 +17,7 @@ import { and, count, eq } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { PHASE_COUNT_MAX, PHASE_COUNT_MIN } from './phase';
 import { phaseClaims } from './schema';
+import { unnestParameters } from '../db/array-parameters';
 
 export interface Claim {
   releaseId: string;
@@ -69,7 +70,7 @@ export function claimArrays(claims: readonly Claim[]): [string[], string[], stri
  *                  and a check whose claim is not granted wrote nothing and resolves again.
  */
 export const CLAIM_CTES = `claim_wanted as (
-    select * from unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::float8[]) with ordinality as w(release_id, device_id, organization_id, phase_value, ord)
+    select * from ${unnestParameters(1, ['uuid', 'uuid', 'uuid', 'float8'])} with ordinality as w(release_id, device_id, organization_id, phase_value, ord)
   ),
   claim_locked as materialized (
     select id, phase_claim_count as taken, phase_value, cohort_id from releases

@@ -11,6 +11,7 @@ import { makeLeafCertificate, makeRootCa, type TestCertificate } from '../suppor
 import { deviceRequest } from '../support/device-client';
 import { createDevice, createProduct, deviceEvents, registerDeviceCertificate, registeredCa } from '../support/device-fleet';
 import { startTestServer, type TestServer } from '../support/server';
+import { expectPlannedOnce } from '../support/statement-plans';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { webhookDeliveries } from '../../src/webhooks/schema';
 
@@ -125,18 +126,7 @@ describe('the admission statements', () => {
       await Promise.all([admitDevice(db, newConnection(d)), ...(i % 2 ? [admitDevice(db, newConnection(fresh))] : [])]);
       await admitDevice(db, { ...newConnection(d), event: null, caId: null, touch: false });
     }
-    // PostgreSQL makes five custom plans, then keeps the generic one if it is not dearer: a statement
-    // whose custom plans always look cheaper is planned afresh on every execution.
-    const pool = (db as unknown as { $client: import('pg').Pool }).$client;
-    const connections = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
-    try {
-      for (const connection of connections) {
-        const { rows } = await connection.query(`select name, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name like 'device_api_%'`);
-        for (const row of rows) expect(row.custom, `${row.name}: ${row.custom} custom, ${row.generic} generic plans`).toBeLessThanOrEqual(5);
-      }
-    } finally {
-      for (const connection of connections) connection.release();
-    }
+    await expectPlannedOnce(db, 'device_api_');
   });
 });
 
