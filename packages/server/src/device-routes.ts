@@ -4,14 +4,14 @@
  * puts the calling device on `request.device`; routes read it with `deviceOf(request)`.
  */
 import type { FastifyRequest } from 'fastify';
-import type { devices } from './devices/schema';
+import type { DeviceRow } from './devices/schema';
 import type { ContextRoutes } from './http/app-types';
 import { unauthenticated } from './http/errors';
 import { tunnelDeviceRoutes } from './tunnels/device-routes';
 
 export interface AuthenticatedDevice {
   /** The device row as it was when the request was authenticated. */
-  row: typeof devices.$inferSelect;
+  row: DeviceRow;
   organizationId: string;
   prn: string;
   /** Upper-case hex SHA-256 of the client certificate used. */

@@ -5,10 +5,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { prepared } from '../http/prepared-queries';
-import { devices } from '../devices/schema';
+import { DEVICE_ROW_COLUMNS, devices, type DeviceRow } from '../devices/schema';
 import { caCertificates, deviceCertificates } from './schema';
 
-export type DeviceRow = typeof devices.$inferSelect;
+export type { DeviceRow };
 
 export interface CertifiedDevice {
   device: DeviceRow;
@@ -20,7 +20,7 @@ export interface CertifiedDevice {
 const byFingerprint = eq(deviceCertificates.fingerprint, sql.placeholder('fingerprint'));
 
 function deviceSelection(db: Executor) {
-  return db.select({ device: devices, certificateOrganizationId: deviceCertificates.organizationId }).from(deviceCertificates).innerJoin(devices, eq(devices.id, deviceCertificates.deviceId));
+  return db.select({ device: DEVICE_ROW_COLUMNS, certificateOrganizationId: deviceCertificates.organizationId }).from(deviceCertificates).innerJoin(devices, eq(devices.id, deviceCertificates.deviceId));
 }
 
 export async function findDeviceByCertificate(db: Executor, fingerprint: string, deviceId?: string): Promise<CertifiedDevice | null> {
@@ -40,7 +40,7 @@ export async function findDeviceByCertificateUnderCa(db: Executor, fingerprint: 
   const query = prepared(db, 'device_by_certificate_under_ca', () =>
     db
       .select({
-        device: devices,
+        device: DEVICE_ROW_COLUMNS,
         certificateOrganizationId: deviceCertificates.organizationId,
         caRegistered: sql<boolean>`exists (select 1 from ${caCertificates} where ${caCertificates.id} = ${sql.placeholder('caId')}::uuid)`,
       })

@@ -15,7 +15,7 @@
  * request arriving at about the same time (db/statement-groups.ts): a busy server pays one round
  * trip and, when anything is written, one commit per group, and each caller still waits for it.
  */
-import { getTableColumns, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
 import { caCertificates, deviceCertificates } from '../certificates/schema';
@@ -23,7 +23,7 @@ import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { LAST_CONNECTED_INTERVAL_MS } from '../devices/last-connected';
-import { devices } from '../devices/schema';
+import { DEVICE_ROW_COLUMNS, devices } from '../devices/schema';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
 import { unnestParameters } from '../db/array-parameters';
 
@@ -46,7 +46,7 @@ export type AdmissionRefusal = 'certificate_not_registered' | 'device_is_archive
 
 export type AdmissionResult = { admitted: true; device: DeviceRow } | { admitted: false; reason: AdmissionRefusal; device: DeviceRow | null };
 
-const DEVICE_COLUMNS = Object.entries(getTableColumns(devices));
+const DEVICE_COLUMNS = Object.entries(DEVICE_ROW_COLUMNS);
 // Timestamps as PostgreSQL's text (what drizzle's string-mode columns hold), whichever path reads them.
 const DEVICE_SELECTION = sql.raw(
   DEVICE_COLUMNS.map(([, column]) => (column.getSQLType().startsWith('timestamp') ? `d.${column.name}::text as ${column.name}` : `d.${column.name}`)).join(', '),

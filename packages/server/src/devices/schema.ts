@@ -1,3 +1,4 @@
+import { getTableColumns } from 'drizzle-orm';
 import { boolean, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { cohorts } from '../cohorts/schema';
 import { id, insertedAt, organizationId, timestamptz, updatedAt } from '../db/columns';
@@ -41,3 +42,12 @@ export const devices = pgTable(
     index('devices_product').on(t.productId),
   ],
 );
+
+const { wireJson: _storedWireJson, ...deviceRowColumns } = getTableColumns(devices);
+/**
+ * Every column of a device but its stored wire JSON, for code that reads a device to work with it
+ * (the device API on every request, updates, lookups): only the read routes send wire_json, and
+ * reading its ~600 bytes along with each row elsewhere is waste.
+ */
+export const DEVICE_ROW_COLUMNS = deviceRowColumns;
+export type DeviceRow = Omit<typeof devices.$inferSelect, 'wireJson'>;

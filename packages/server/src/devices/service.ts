@@ -18,10 +18,10 @@ import { resourcePrn } from '../http/prn';
 import { toRfc3339 } from '../http/time';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { cohortForDevice, lockProduct, productForDevice } from './placement';
-import { devices } from './schema';
+import { DEVICE_ROW_COLUMNS, devices, type DeviceRow } from './schema';
 import { deviceSearchCondition } from './search';
 
-export type DeviceRow = typeof devices.$inferSelect;
+export type { DeviceRow };
 
 export function deviceToWire(row: DeviceRow) {
   return {
@@ -82,7 +82,7 @@ export async function createDevice(db: Database, actor: Actor, input: NewDevice)
 
 /** For contexts that hold a device id already (device API, certificates); null when there is none. */
 export async function findDeviceById(db: Executor, organizationId: string, id: string): Promise<DeviceRow | null> {
-  const [row] = await db.select().from(devices).where(and(eq(devices.id, id), eq(devices.organizationId, organizationId))).limit(1);
+  const [row] = await db.select(DEVICE_ROW_COLUMNS).from(devices).where(and(eq(devices.id, id), eq(devices.organizationId, organizationId))).limit(1);
   return row ?? null;
 }
 
@@ -137,7 +137,7 @@ export async function updateDevice(db: Database, actor: Actor, prn: string, chan
   return db.transaction(async (tx) => {
     const { id } = await getDevice(tx, actor, prn);
     // Locked, so two PATCHes of one device each report what they changed.
-    const [current] = await tx.select().from(devices).where(eq(devices.id, id)).for('update');
+    const [current] = await tx.select(DEVICE_ROW_COLUMNS).from(devices).where(eq(devices.id, id)).for('update');
     if (!current) throw notFound('device', prn);
     const { identifier, description, quarantined, archived, tags, target } = changes;
     const columns = { identifier, description, quarantined, archived, tags, target, ...(await placementAfter(tx, actor, current, changes)) };
