@@ -10,14 +10,18 @@
  * Seeding: devices (100,000 in one statement) and signed binaries go straight into the database;
  * releases are created through the API, because the server keeps each cohort's chain in memory
  * against a stamp that only chain edits through the service move (src/releases/chain-cache.ts).
+ * Then the same load against the floor of an update check (lib/update-check-floor.ts: a bare
+ * Fastify app doing only the device read and the event write every check must do, grouped as
+ * generously as possible) on the same database: what this machine allows any implementation.
  * Knobs: BENCH_DEVICES, BENCH_RELEASES, BENCH_SECONDS.
  */
 import pg from 'pg';
 import { helloWorldBaseline } from './lib/baseline';
 import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
 import { startCanopy, type CanopyProcess } from './lib/canopy';
-import { formatRatio, load } from './lib/load';
+import { formatRatio, load, type LoadOptions } from './lib/load';
 import { withDatabase } from './lib/postgres';
+import { answers, freePort, startNode } from './lib/processes';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const RELEASES = Number(process.env.BENCH_RELEASES ?? 200);
@@ -83,6 +87,23 @@ async function seed(client: pg.Client, canopy: CanopyProcess): Promise<Seeded> {
   return { organizationId: org.id, deviceIds: rows.map((r) => r.id), positionReleaseId: releaseIds[RELEASES - 2], latestReleaseId: releaseIds[RELEASES - 1] };
 }
 
+/** The same load against the update-check floor, with its CPU per check (as for the real route). */
+async function measureFloor(databaseUrl: string, apiKey: string, options: Omit<LoadOptions, 'url' | 'seconds'>) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const floor = await startNode('bench/lib/update-check-floor.ts', { PORT: String(port), DATABASE_URL: databaseUrl, API_KEY: apiKey }, async () => (await fetch(url)).status === 404);
+  try {
+    await load({ ...options, url, seconds: 2 }); // warm-up
+    const cpuStart = processCpuMs(floor.process.pid!);
+    const databaseCpu = await databaseCpuClock(databaseUrl);
+    const measured = await load({ ...options, url, seconds: SECONDS });
+    const checks = measured.requestsPerSecond * SECONDS;
+    return { measured, serverUs: ((processCpuMs(floor.process.pid!) - cpuStart) / checks) * 1000, databaseUs: ((await databaseCpu.stop()) / checks) * 1000 };
+  } finally {
+    await floor.stop();
+  }
+}
+
 /** Checks each of `paths` once, `CONNECTIONS` at a time. */
 async function sweep(url: string, paths: string[], headers: Record<string, string>, body: string): Promise<void> {
   let next = 0;
@@ -125,6 +146,7 @@ await withDatabase(async (databaseUrl) => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const commitsPerCheck = (await commits() - commitsStart) / checks;
     const loadDuringRun = loadAverage();
+    const floor = await measureFloor(databaseUrl, canopy.apiKey, { ...common, paths });
     const { rows: [{ n: afterRun }] } = await client.query('select count(*)::int as n from phase_claims where release_id = $1', [seeded.latestReleaseId]);
     await sweep(canopy.url, paths, headers, body);
     const { rows: [{ n: claims }] } = await client.query('select count(*)::int as n from phase_claims where release_id = $1', [seeded.latestReleaseId]);
@@ -132,6 +154,7 @@ await withDatabase(async (databaseUrl) => {
     console.log(`\nPOST /devices/{prn}/update, ${DEVICES} devices, ${RELEASES} releases, latest phased ${PHASE * 100}%, ${CONNECTIONS} connections, ${SECONDS} s, PostgreSQL`);
     console.log(formatRatio('update check', measured, baseline, 0.3), '(p99 target < 25 ms)');
     console.log(`per check: server ${(serverCpuPerCheck * 1000).toFixed(0)} us CPU, PostgreSQL backends ${(databaseCpuPerCheck * 1000).toFixed(0)} us CPU, ${commitsPerCheck.toFixed(2)} commits; load average ${loadDuringRun}`);
+    console.log(formatRatio('floor (read + event only)', floor.measured, baseline, 0.3), `server ${floor.serverUs.toFixed(0)} us, PostgreSQL ${floor.databaseUs.toFixed(0)} us CPU per check`);
     console.log(`claims after the timed run ${afterRun}; after every device checked: ${claims} rows, counter ${counter} (target exactly ${Math.round(DEVICES * PHASE)})`);
   } finally {
     await client.end();

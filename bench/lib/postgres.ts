@@ -1,4 +1,7 @@
-/** A throwaway PostgreSQL database for one benchmark run, dropped afterwards. */
+/**
+ * A throwaway PostgreSQL database for one benchmark run, dropped afterwards
+ * (BENCH_KEEP_DATABASE=1 keeps it and prints its name, to study the seeded data's plans).
+ */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
@@ -14,7 +17,8 @@ export async function withDatabase<T>(run: (url: string) => Promise<T>): Promise
   try {
     return await run(url.toString());
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
+    if (process.env.BENCH_KEEP_DATABASE === '1') console.log(`kept database ${name}`);
+    else await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
 }
