@@ -1,9 +1,12 @@
 /**
  * Starts the real Canopy server as a child process for a benchmark, on PostgreSQL, the way
- * `npm start` runs it: the bundle of packages/server/scripts/bundle.mjs, with plain node.
+ * `npm start` runs it: the bundle of packages/server/scripts/bundle.mjs, with plain node and the
+ * node options of `npm start`'s command.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { answers, freePort, ROOT, startNode, type Child } from './processes';
 
 let bundled = false;
@@ -13,6 +16,16 @@ function bundleServer() {
   if (bundled) return;
   execFileSync(process.execPath, ['packages/server/scripts/bundle.mjs'], { cwd: ROOT, stdio: 'inherit' });
   bundled = true;
+}
+
+const SERVER = 'packages/server/dist/main.mjs';
+
+/** The node options `npm start` gives the server (root package.json), so the benchmark runs it alike. */
+function startNodeOptions(): string[] {
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const command = new RegExp(`node ((?:--\\S+ )*)${SERVER.replaceAll('.', '\\.')}`).exec(scripts.start);
+  if (!command) throw new Error(`npm start no longer runs "node [options] ${SERVER}": ${scripts.start}`);
+  return command[1].split(' ').filter(Boolean);
 }
 
 export interface CanopyProcess {
@@ -29,7 +42,7 @@ export async function startCanopy(databaseUrl: string, env: Record<string, strin
   const url = `http://127.0.0.1:${adminPort}`;
   bundleServer();
   const child = await startNode(
-    'packages/server/dist/main.mjs',
+    SERVER,
     {
       DATABASE_URL: databaseUrl,
       CANOPY_ADMIN_PORT: String(adminPort),
@@ -40,6 +53,8 @@ export async function startCanopy(databaseUrl: string, env: Record<string, strin
       ...env,
     },
     answers(`${url}/healthz`),
+    undefined,
+    startNodeOptions(),
   );
   return { child, url, apiKey, devicePort };
 }

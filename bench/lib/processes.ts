@@ -17,14 +17,20 @@ export interface Child {
 }
 
 /**
- * Starts `node <script>` (`node --import tsx <script>` for TypeScript) and resolves once `ready()`
+ * Starts `node [nodeArgs] <script>` (`node --import tsx <script>` for TypeScript) and resolves once `ready()`
  * answers true (polled).
  */
-export async function startNode(script: string, env: Record<string, string>, ready: () => Promise<boolean>, timeoutMs = 120_000): Promise<Child> {
+export async function startNode(
+  script: string,
+  env: Record<string, string>,
+  ready: () => Promise<boolean>,
+  timeoutMs = 120_000,
+  nodeArgs: string[] = [],
+): Promise<Child> {
   // BENCH_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the servers under test.
   const extra = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...extra, ...loader, script], {
+  const child = spawn(process.execPath, [...nodeArgs, ...extra, ...loader, script], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
