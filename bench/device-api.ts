@@ -79,7 +79,7 @@ async function admin(url: string, apiKey: string, method: string, urlPath: strin
   return json;
 }
 
-/** PostgreSQL's commits in the database so far (pg_stat lags about half a second). */
+/** PostgreSQL's committed transactions in the database so far, read-only ones included (pg_stat lags about half a second). */
 async function commitCount(databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -176,7 +176,7 @@ await withDatabase(async (databaseUrl) => {
     console.log(formatHandshakes('  hello-world (ceiling)', baselineHandshakes));
     console.log(formatHandshakes(`  Canopy, first of ${handshakeClients.length}`, firstContacts));
     console.log(formatHandshakes('  Canopy GET /update', handshakes), `  ratio ${((handshakes.requestsPerSecond / baselineHandshakes.requestsPerSecond) * 100).toFixed(0)}%`);
-    console.log(`  PostgreSQL commits per reconnecting handshake: ${commitsPerHandshake.toFixed(2)}`);
+    console.log(`  PostgreSQL transactions per reconnecting handshake (grouped statements, read-only ones included): ${commitsPerHandshake.toFixed(2)}`);
     const implied = impliedCapacity(handshakes);
     if (implied !== null) console.log(`  Canopy's server-side CPU per handshake implies ${implied.toFixed(0)} handshakes/s on ${TARGET_CORES} cores (target >= 500; the bare server's ${impliedCapacity(baselineHandshakes)!.toFixed(0)})`);
     console.log(`load average during the run: ${loadAverage()}`);

@@ -70,6 +70,19 @@ const MAX_GROUP = 64;
  */
 const MIN_GROUP_WHEN_BUSY = 8;
 
+/** The event columns' types, as their parameter arrays come (each event with its own id). */
+const EVENT_TYPES = ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text'];
+const EVENT_NAMES = 'id, organization_id, type, subtype, actor_prn, resource_prn, data';
+const EVENT_SELECTION = 'e.id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data';
+
+/** The CTEs that record `check_events` (a relation of EVENT_RELATION_COLUMNS) and their webhook outbox rows. */
+function recordingCtes(): string[] {
+  return [
+    `recorded_events as (insert into events (${EVENT_RELATION_COLUMNS.join(', ')}) select ${EVENT_RELATION_COLUMNS.join(', ')} from check_events)`,
+    ...eventRelationStatements('check_events').map((text, i) => `hook${i} as (${text})`),
+  ];
+}
+
 /**
  * The group's statement, ONE fixed text whatever the group holds: every value comes as a
  * parameter array (claims `$1`-`$4` for CLAIM_CTES, events `$5`-`$12`, device updates `$13`-`$17`,
@@ -83,18 +96,14 @@ const MIN_GROUP_WHEN_BUSY = 8;
  */
 let groupStatement: string | undefined;
 function groupStatementText(): string {
-  const hooks = eventRelationStatements('check_events').map((text, i) => `hook${i} as (${text})`);
   const due = `(d.last_connected_at is null or d.last_connected_at < now() - make_interval(secs => ${LAST_CONNECTED_INTERVAL_MS / 1000}))`;
   return `with ${CLAIM_CTES},
   check_events as materialized (
-    select e.id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data
-    from ${unnestParameters(5, ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text', 'int8'])} as e(id, organization_id, type, subtype, actor_prn, resource_prn, data, claim_ord)
+    select ${EVENT_SELECTION}
+    from ${unnestParameters(5, [...EVENT_TYPES, 'int8'])} as e(${EVENT_NAMES}, claim_ord)
     where e.claim_ord is null or e.claim_ord in (select ord from claim_kept)
   ),
-  recorded_events as (
-    insert into events (${EVENT_RELATION_COLUMNS.join(', ')}) select ${EVENT_RELATION_COLUMNS.join(', ')} from check_events
-  ),
-  ${hooks.map((hook) => `${hook},`).join('\n  ')}
+  ${recordingCtes().join(',\n  ')},
   device_writes as (
     select coalesce(u.id, t.id) as id, u.id is not null and (u.claim_ord is null or u.claim_ord in (select ord from claim_kept)) as report,
       u.release_prn, u.bundle_prn, u.release_version, t.id is not null as touch
@@ -112,6 +121,22 @@ function groupStatementText(): string {
     where d.id = w.id and (w.report or (w.touch and ${due}))
   )
   select release_id::text, device_id::text from claim_granted`;
+}
+
+/**
+ * The statement of a group that writes events only (no claim, no device row): the common case,
+ * a device checking again and running what it reported before. The claim and device CTEs, even
+ * empty, cost PostgreSQL about a quarter of the full statement's time (measured alone: 0.33-0.44
+ * against 0.45-0.56 ms of backend CPU), which a small group pays nearly alone. Events `$1`-`$7`.
+ */
+let eventsStatement: string | undefined;
+function eventsStatementText(): string {
+  return `with check_events as materialized (
+    select ${EVENT_SELECTION}
+    from ${unnestParameters(1, EVENT_TYPES)} as e(${EVENT_NAMES})
+  ),
+  ${recordingCtes().join(',\n  ')}
+  select 1 where false`;
 }
 
 /** Writes `group` in one statement; answers the keys (`release|device`) of the claims granted. */
@@ -137,8 +162,7 @@ async function writeGroup(db: Executor, group: readonly CheckWrite[]): Promise<S
   // Events of one statement share their inserted_at, and lists order them by (inserted_at, id):
   // ids ascending in the order written keep a device's events in the order they happened.
   const ids = events.map(() => randomUUID()).sort();
-  const values = [
-    ...claimArrays(claims),
+  const eventValues = [
     ids,
     events.map((e) => e.event.organizationId),
     events.map((e) => e.event.type),
@@ -146,6 +170,15 @@ async function writeGroup(db: Executor, group: readonly CheckWrite[]): Promise<S
     events.map((e) => e.event.actorPrn),
     events.map((e) => e.event.resourcePrn),
     events.map((e) => JSON.stringify(e.event.data)),
+  ];
+  if (claims.length === 0 && updates.length === 0 && touched.length === 0) {
+    eventsStatement ??= eventsStatementText();
+    await queryArrayRows(db, 'release_check_events', eventsStatement, eventValues);
+    return new Set();
+  }
+  const values = [
+    ...claimArrays(claims),
+    ...eventValues,
     events.map((e) => e.ord),
     updates.map((u) => u.update.deviceId),
     updates.map((u) => u.update.releasePrn),
