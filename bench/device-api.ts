@@ -171,6 +171,8 @@ await withDatabase(async (databaseUrl) => {
     if (update && baseline) {
       console.log(formatRatio('GET /update (keep-alive)', update, baseline, 0.3), `(p99 target < 25 ms)`);
       console.log(`  ${update.cpu}; hello-world's ${baseline.cpu.replace('CPU per request: ', '')}`);
+      // The tail beside the middle, for both: the share of p99 the machine's neighbours make.
+      console.log(`  p50/p99: Canopy ${update.p50}/${update.p99} ms, hello-world ${baseline.p50}/${baseline.p99} ms`);
     }
     console.log(`new connections (full TLS handshakes, ${HANDSHAKE_CONCURRENCY} at a time from ${HANDSHAKE_THREADS} client threads), target >= 500 /s:`);
     console.log(formatHandshakes('  hello-world (ceiling)', baselineHandshakes));
