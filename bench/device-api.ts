@@ -8,7 +8,7 @@
  * not). Resumed TLS sessions are not counted:
  * the device API turns session tickets off, and the client never offers a session.
  * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
- * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only.
+ * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only, BENCH_SKIP_HANDSHAKES=1 the keep-alive load only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +30,7 @@ const HANDSHAKE_CONCURRENCY = 16;
 /** Client threads for the handshake test: one thread's TLS work alone can cap the figure. */
 const HANDSHAKE_THREADS = Number(process.env.BENCH_HANDSHAKE_THREADS ?? 2);
 const SKIP_KEEPALIVE = process.env.BENCH_SKIP_KEEPALIVE === '1';
+const SKIP_HANDSHAKES = process.env.BENCH_SKIP_HANDSHAKES === '1';
 /** Devices that connect in the handshake test, one new connection each in turn. */
 const HANDSHAKE_DEVICES = 256;
 
@@ -136,7 +137,7 @@ await withDatabase(async (databaseUrl) => {
   try {
     await mtlsLoad({ url: hello.url, ca: hello.ca, clients, seconds: 2 }); // warm-up
     if (!SKIP_KEEPALIVE) baseline = await withCpuPerRequest(hello.child.process.pid, null, SECONDS, () => mtlsLoad({ url: hello.url, ca: hello.ca, clients, seconds: SECONDS }));
-    baselineHandshakes = await handshakeLoad({ ...handshakeOptions, url: hello.url, ca: hello.ca, serverPid: hello.child.process.pid });
+    if (!SKIP_HANDSHAKES) baselineHandshakes = await handshakeLoad({ ...handshakeOptions, url: hello.url, ca: hello.ca, serverPid: hello.child.process.pid });
   } finally {
     await hello.child.stop();
     hello.remove();
@@ -161,11 +162,11 @@ await withDatabase(async (databaseUrl) => {
     const measured = { url, ca: serverCa, headers, serverPid, databaseUrl };
     // Each device's first connection since the server started (its chain not yet known), then
     // the devices reconnecting in turn: the figure the target is about.
-    const firstContacts = await handshakeLoad({ ...handshakeOptions, ...measured, once: true });
+    const firstContacts = SKIP_HANDSHAKES ? null : await handshakeLoad({ ...handshakeOptions, ...measured, once: true });
     const commitsBefore = await commitCount(databaseUrl);
-    const handshakes = await handshakeLoad({ ...handshakeOptions, ...measured });
+    const handshakes = SKIP_HANDSHAKES ? null : await handshakeLoad({ ...handshakeOptions, ...measured });
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const commitsPerHandshake = (await commitCount(databaseUrl) - commitsBefore) / Math.max(1, handshakes.requestsPerSecond * SECONDS);
+    const commitsPerHandshake = (await commitCount(databaseUrl) - commitsBefore) / Math.max(1, (handshakes?.requestsPerSecond ?? 0) * SECONDS);
 
     console.log(`\nGET /update over mTLS, ${DEVICES} registered devices on PostgreSQL, ${CONNECTIONS} keep-alive connections, ${SECONDS} s, ${os.cpus().length} cores`);
     if (update && baseline) {
@@ -174,13 +175,15 @@ await withDatabase(async (databaseUrl) => {
       // The tail beside the middle, for both: the share of p99 the machine's neighbours make.
       console.log(`  p50/p99: Canopy ${update.p50}/${update.p99} ms, hello-world ${baseline.p50}/${baseline.p99} ms`);
     }
-    console.log(`new connections (full TLS handshakes, ${HANDSHAKE_CONCURRENCY} at a time from ${HANDSHAKE_THREADS} client threads), target >= 500 /s:`);
-    console.log(formatHandshakes('  hello-world (ceiling)', baselineHandshakes));
-    console.log(formatHandshakes(`  Canopy, first of ${handshakeClients.length}`, firstContacts));
-    console.log(formatHandshakes('  Canopy GET /update', handshakes), `  ratio ${((handshakes.requestsPerSecond / baselineHandshakes.requestsPerSecond) * 100).toFixed(0)}%`);
-    console.log(`  PostgreSQL transactions per reconnecting handshake (grouped statements, read-only ones included): ${commitsPerHandshake.toFixed(2)}`);
-    const implied = impliedCapacity(handshakes);
-    if (implied !== null) console.log(`  Canopy's server-side CPU per handshake implies ${implied.toFixed(0)} handshakes/s on ${TARGET_CORES} cores (target >= 500; the bare server's ${impliedCapacity(baselineHandshakes)!.toFixed(0)})`);
+    if (handshakes && firstContacts && baselineHandshakes) {
+      console.log(`new connections (full TLS handshakes, ${HANDSHAKE_CONCURRENCY} at a time from ${HANDSHAKE_THREADS} client threads), target >= 500 /s:`);
+      console.log(formatHandshakes('  hello-world (ceiling)', baselineHandshakes));
+      console.log(formatHandshakes(`  Canopy, first of ${handshakeClients.length}`, firstContacts));
+      console.log(formatHandshakes('  Canopy GET /update', handshakes), `  ratio ${((handshakes.requestsPerSecond / baselineHandshakes.requestsPerSecond) * 100).toFixed(0)}%`);
+      console.log(`  PostgreSQL transactions per reconnecting handshake (grouped statements, read-only ones included): ${commitsPerHandshake.toFixed(2)}`);
+      const implied = impliedCapacity(handshakes);
+      if (implied !== null) console.log(`  Canopy's server-side CPU per handshake implies ${implied.toFixed(0)} handshakes/s on ${TARGET_CORES} cores (target >= 500; the bare server's ${impliedCapacity(baselineHandshakes)!.toFixed(0)})`);
+    }
     console.log(`load average during the run: ${loadAverage()}`);
     console.log(`server RSS now ${canopy.child.rssMb().toFixed(0)} MB, peak ${canopy.child.peakRssMb().toFixed(0)} MB`);
   } finally {
