@@ -8,7 +8,7 @@
  * not). Resumed TLS sessions are not counted:
  * the device API turns session tickets off, and the client never offers a session.
  * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
- * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only.
+ * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only, BENCH_SKIP_HANDSHAKES=1 the keep-alive load only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +16,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { startCanopy } from './lib/canopy';
 import { makeDeviceCa, makeDevices, makeServerIdentity, makeVerificationCertificate, type BenchDevice } from './lib/device-certificates';
-import { loadAverage } from './lib/cpu-time';
+import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
 import { formatHandshakes, handshakeLoad, impliedCapacity, TARGET_CORES } from './lib/handshake-load';
 import { formatRatio } from './lib/load';
 import { mtlsLoad, type MtlsClient, type MtlsLoadResult } from './lib/mtls-load';
@@ -30,6 +30,7 @@ const HANDSHAKE_CONCURRENCY = 16;
 /** Client threads for the handshake test: one thread's TLS work alone can cap the figure. */
 const HANDSHAKE_THREADS = Number(process.env.BENCH_HANDSHAKE_THREADS ?? 2);
 const SKIP_KEEPALIVE = process.env.BENCH_SKIP_KEEPALIVE === '1';
+const SKIP_HANDSHAKES = process.env.BENCH_SKIP_HANDSHAKES === '1';
 /** Devices that connect in the handshake test, one new connection each in turn. */
 const HANDSHAKE_DEVICES = 256;
 
@@ -79,6 +80,32 @@ async function admin(url: string, apiKey: string, method: string, urlPath: strin
   return json;
 }
 
+/** PostgreSQL's committed transactions in the database so far, read-only ones included (pg_stat lags about half a second). */
+async function commitCount(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return Number((await client.query('select xact_commit from pg_stat_database where datname = current_database()')).rows[0].xact_commit);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * CPU per request of the server process and (with a database) of its PostgreSQL backends over
+ * `run`: comparable between runs where the rates and p99 move with the neighbours' load.
+ */
+async function withCpuPerRequest<T extends MtlsLoadResult>(serverPid: number | undefined, databaseUrl: string | null, seconds: number, run: () => Promise<T>): Promise<T & { cpu: string }> {
+  const serverBefore = serverPid ? processCpuMs(serverPid) : 0;
+  const database = databaseUrl ? await databaseCpuClock(databaseUrl) : null;
+  const result = await run();
+  const requests = Math.max(1, result.requestsPerSecond * seconds);
+  const serverMs = serverPid ? (processCpuMs(serverPid) - serverBefore) / requests : null;
+  const databaseMs = database ? (await database.stop()) / requests : null;
+  const parts = [serverMs === null ? null : `server ${serverMs.toFixed(3)} ms`, databaseMs === null ? null : `PostgreSQL ${databaseMs.toFixed(3)} ms`];
+  return { ...result, cpu: `CPU per request: ${parts.filter(Boolean).join(', ')}` };
+}
+
 /** The hello-world baseline over mTLS, in its own process, trusting the device CA. */
 async function startHelloWorld(deviceCaPem: string, probe: MtlsClient) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-hello-'));
@@ -104,13 +131,13 @@ await withDatabase(async (databaseUrl) => {
   const handshakeClients = withCertificates.slice(CONNECTIONS);
 
   const hello = await startHelloWorld(deviceCa.certPem, clients[0]);
-  let baseline: MtlsLoadResult | null = null;
+  let baseline: (MtlsLoadResult & { cpu: string }) | null = null;
   let baselineHandshakes;
   const handshakeOptions = { clients: handshakeClients, seconds: SECONDS, concurrency: HANDSHAKE_CONCURRENCY, threads: HANDSHAKE_THREADS };
   try {
     await mtlsLoad({ url: hello.url, ca: hello.ca, clients, seconds: 2 }); // warm-up
-    if (!SKIP_KEEPALIVE) baseline = await mtlsLoad({ url: hello.url, ca: hello.ca, clients, seconds: SECONDS });
-    baselineHandshakes = await handshakeLoad({ ...handshakeOptions, url: hello.url, ca: hello.ca, serverPid: hello.child.process.pid });
+    if (!SKIP_KEEPALIVE) baseline = await withCpuPerRequest(hello.child.process.pid, null, SECONDS, () => mtlsLoad({ url: hello.url, ca: hello.ca, clients, seconds: SECONDS }));
+    if (!SKIP_HANDSHAKES) baselineHandshakes = await handshakeLoad({ ...handshakeOptions, url: hello.url, ca: hello.ca, serverPid: hello.child.process.pid });
   } finally {
     await hello.child.stop();
     hello.remove();
@@ -130,21 +157,33 @@ await withDatabase(async (databaseUrl) => {
     const url = `https://127.0.0.1:${canopy.devicePort}/update`;
     const headers = { 'canopy-release-version': '1.0.0' };
     await mtlsLoad({ url, ca: serverCa, clients, seconds: 2, headers }); // warm-up
-    const update = SKIP_KEEPALIVE ? null : await mtlsLoad({ url, ca: serverCa, clients, seconds: SECONDS, headers });
-    const measured = { url, ca: serverCa, headers, serverPid: canopy.child.process.pid, databaseUrl };
+    const serverPid = canopy.child.process.pid;
+    const update = SKIP_KEEPALIVE ? null : await withCpuPerRequest(serverPid, databaseUrl, SECONDS, () => mtlsLoad({ url, ca: serverCa, clients, seconds: SECONDS, headers }));
+    const measured = { url, ca: serverCa, headers, serverPid, databaseUrl };
     // Each device's first connection since the server started (its chain not yet known), then
     // the devices reconnecting in turn: the figure the target is about.
-    const firstContacts = await handshakeLoad({ ...handshakeOptions, ...measured, once: true });
-    const handshakes = await handshakeLoad({ ...handshakeOptions, ...measured });
+    const firstContacts = SKIP_HANDSHAKES ? null : await handshakeLoad({ ...handshakeOptions, ...measured, once: true });
+    const commitsBefore = await commitCount(databaseUrl);
+    const handshakes = SKIP_HANDSHAKES ? null : await handshakeLoad({ ...handshakeOptions, ...measured });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const commitsPerHandshake = (await commitCount(databaseUrl) - commitsBefore) / Math.max(1, (handshakes?.requestsPerSecond ?? 0) * SECONDS);
 
     console.log(`\nGET /update over mTLS, ${DEVICES} registered devices on PostgreSQL, ${CONNECTIONS} keep-alive connections, ${SECONDS} s, ${os.cpus().length} cores`);
-    if (update && baseline) console.log(formatRatio('GET /update (keep-alive)', update, baseline, 0.3), `(p99 target < 25 ms)`);
-    console.log(`new connections (full TLS handshakes, ${HANDSHAKE_CONCURRENCY} at a time from ${HANDSHAKE_THREADS} client threads), target >= 500 /s:`);
-    console.log(formatHandshakes('  hello-world (ceiling)', baselineHandshakes));
-    console.log(formatHandshakes(`  Canopy, first of ${handshakeClients.length}`, firstContacts));
-    console.log(formatHandshakes('  Canopy GET /update', handshakes), `  ratio ${((handshakes.requestsPerSecond / baselineHandshakes.requestsPerSecond) * 100).toFixed(0)}%`);
-    const implied = impliedCapacity(handshakes);
-    if (implied !== null) console.log(`  Canopy's server-side CPU per handshake implies ${implied.toFixed(0)} handshakes/s on ${TARGET_CORES} cores (target >= 500; the bare server's ${impliedCapacity(baselineHandshakes)!.toFixed(0)})`);
+    if (update && baseline) {
+      console.log(formatRatio('GET /update (keep-alive)', update, baseline, 0.3), `(p99 target < 25 ms)`);
+      console.log(`  ${update.cpu}; hello-world's ${baseline.cpu.replace('CPU per request: ', '')}`);
+      // The tail beside the middle, for both: the share of p99 the machine's neighbours make.
+      console.log(`  p50/p99: Canopy ${update.p50}/${update.p99} ms, hello-world ${baseline.p50}/${baseline.p99} ms`);
+    }
+    if (handshakes && firstContacts && baselineHandshakes) {
+      console.log(`new connections (full TLS handshakes, ${HANDSHAKE_CONCURRENCY} at a time from ${HANDSHAKE_THREADS} client threads), target >= 500 /s:`);
+      console.log(formatHandshakes('  hello-world (ceiling)', baselineHandshakes));
+      console.log(formatHandshakes(`  Canopy, first of ${handshakeClients.length}`, firstContacts));
+      console.log(formatHandshakes('  Canopy GET /update', handshakes), `  ratio ${((handshakes.requestsPerSecond / baselineHandshakes.requestsPerSecond) * 100).toFixed(0)}%`);
+      console.log(`  PostgreSQL transactions per reconnecting handshake (grouped statements, read-only ones included): ${commitsPerHandshake.toFixed(2)}`);
+      const implied = impliedCapacity(handshakes);
+      if (implied !== null) console.log(`  Canopy's server-side CPU per handshake implies ${implied.toFixed(0)} handshakes/s on ${TARGET_CORES} cores (target >= 500; the bare server's ${impliedCapacity(baselineHandshakes)!.toFixed(0)})`);
+    }
     console.log(`load average during the run: ${loadAverage()}`);
     console.log(`server RSS now ${canopy.child.rssMb().toFixed(0)} MB, peak ${canopy.child.peakRssMb().toFixed(0)} MB`);
   } finally {

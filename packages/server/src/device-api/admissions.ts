@@ -5,7 +5,8 @@
  *   - a new connection: its certificate is registered to this device, the device belongs to the
  *     organization of the CA that signed the chain and is not archived, and that CA is still
  *     registered; then `device.connected` (with its webhook outbox rows) and the throttled
- *     `last_connected_at` write;
+ *     `last_connected_at` write (or the checks alone, when the first request's route records
+ *     those writes in its own statement: connection-admission.ts);
  *   - a later request on an open connection: the certificate is still registered to the device
  *     and the device not archived (deleting or archiving takes effect on the next request);
  *     `last_connected_at` when due on a long-lived connection.

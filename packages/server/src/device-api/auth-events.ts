@@ -1,6 +1,7 @@
 /**
  * The events of device authentication: `device.connected` once per new connection (recorded by
- * the admission statement, admissions.ts, beside the throttled `last_connected_at` write) and
+ * the admission statement, admissions.ts, beside the throttled `last_connected_at` write, or when
+ * the first request is GET /update by its check's statement: connection-auth.ts) and
  * `device.authentication_failed` when the organization is known. Failures are throttled per
  * certificate and reason, because a refused device typically retries in a loop and one event a
  * minute tells the story.

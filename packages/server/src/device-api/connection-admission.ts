@@ -8,15 +8,21 @@
  *    other requests of the moment, before its request runs. If the database does not confirm the
  *    remembered device, the connection goes the full way, which finds the reason or the device.
  *  - `readmitDevice`, on every later request: the same statement without the event.
+ *
+ * With `deferWrites` (the first request's route records the connection itself, see
+ * connection-auth.ts), the admission statement only reads: the same checks, without the event and
+ * last_connected_at, which are handed back (`deferred`) for the route's own statement to write,
+ * so the connection costs one commit instead of two.
  */
 import { chainKey, verifiedChains, type ChainKey } from '../certificates/verified-chains';
 import type { PeerCertificates } from '../certificates/tls-peer';
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
 import { resourcePrn } from '../http/prn';
+import type { PendingConnectionWrites } from '../releases/update-service';
 import type { Platform } from '../platform';
-import { admitDevice, type AdmissionResult } from './admissions';
+import { admitDevice, type Admission, type AdmissionResult } from './admissions';
 import { connectedEvent } from './auth-events';
-import { authenticateDevice, type AdmittingCa, type DeviceAuthOutcome } from './authenticate';
+import { authenticateDevice, type AdmittingCa, type DeviceAuthOutcome, type DeviceAuthSuccess } from './authenticate';
 import { authFailure, type DeviceAuthFailure } from './failures';
 
 /** What the connection's first request tells about the visit, for `device.connected`. */
@@ -34,7 +40,7 @@ export interface AdmittedDevice {
   fingerprint: string;
 }
 
-function admitted(device: { id: string; organizationId: string }, ca: AdmittingCa, fingerprint: string, visit: Visit, touchDue: TouchDue) {
+function admissionOf(device: { id: string; organizationId: string }, ca: AdmittingCa, fingerprint: string, visit: Visit, touchDue: TouchDue): Admission {
   return {
     deviceId: device.id,
     organizationId: ca.organizationId,
@@ -45,26 +51,45 @@ function admitted(device: { id: string; organizationId: string }, ca: AdmittingC
   };
 }
 
+/**
+ * A first request's connection writes, deferred: the route's statement records `writes` (and
+ * sets `recorded`), or `admission` is written alone before the answer leaves (connection-auth.ts).
+ */
+export interface DeferredConnection extends PendingConnectionWrites {
+  admission: Admission;
+}
+
+/** A new connection admitted by the read-only statement: its writes still to be recorded. */
+export type ConnectionOutcome = DeviceAuthOutcome | (DeviceAuthSuccess & { deferred?: Admission });
+
+/** The admission statement for `admission`: with its writes, or only its checks when they are deferred. */
+async function admitWith(platform: Platform, admission: Admission, deferWrites: boolean): Promise<AdmissionResult> {
+  return admitDevice(platform.db, deferWrites ? { ...admission, touch: false, event: null } : admission);
+}
+
 function refusal(result: Extract<AdmissionResult, { admitted: false }>, device: { id: string; organizationId: string }, fingerprint: string, caPrn: string | null): DeviceAuthFailure {
   return authFailure(result.reason, { organizationId: device.organizationId, devicePrn: resourcePrn(device.organizationId, 'device', device.id), caPrn, fingerprint });
 }
 
-export async function admitConnection(platform: Platform, peer: PeerCertificates, visit: Visit, touchDue: TouchDue): Promise<DeviceAuthOutcome> {
+export async function admitConnection(platform: Platform, peer: PeerCertificates, visit: Visit, touchDue: TouchDue, deferWrites = false): Promise<ConnectionOutcome> {
   const key: ChainKey | null = peer.leaf ? chainKey(peer.leaf, peer.intermediates) : null;
   const known = key ? verifiedChains.get(key) : null;
+  const deferred = (admission: Admission) => (deferWrites ? { deferred: admission } : {});
   if (key && known?.deviceId) {
     const device = { id: known.deviceId, organizationId: known.ca.organizationId };
-    const result = await admitDevice(platform.db, admitted(device, known.ca, key.leafFingerprint, visit, touchDue));
-    if (result.admitted) return { ok: true, device: result.device, fingerprint: key.leafFingerprint, via: 'registered_certificate', ca: known.ca };
+    const admission = admissionOf(device, known.ca, key.leafFingerprint, visit, touchDue);
+    const result = await admitWith(platform, admission, deferWrites);
+    if (result.admitted) return { ok: true, device: result.device, fingerprint: key.leafFingerprint, via: 'registered_certificate', ca: known.ca, ...deferred(admission) };
     verifiedChains.rememberDevice(key, null);
   }
   const outcome = await authenticateDevice(platform, peer);
   if (!outcome.ok) return outcome;
-  const result = await admitDevice(platform.db, admitted(outcome.device, outcome.ca, outcome.fingerprint, visit, touchDue));
+  const admission = admissionOf(outcome.device, outcome.ca, outcome.fingerprint, visit, touchDue);
+  const result = await admitWith(platform, admission, deferWrites);
   // Refused here only when the device changed between the two statements (archived, say).
   if (!result.admitted) return refusal(result, outcome.device, outcome.fingerprint, outcome.ca.prn);
   if (key) verifiedChains.rememberDevice(key, result.device.id);
-  return { ...outcome, device: result.device };
+  return { ...outcome, device: result.device, ...deferred(admission) };
 }
 
 /** A later request on an admitted connection: its certificate may have been deleted, its device archived. */

@@ -5,6 +5,12 @@
  * connection is admitted again by the same grouped statement, without the event, which confirms
  * the certificate is still registered and the device not archived. Sets `request.device` for
  * the routes (see device-routes.ts).
+ *
+ * A route whose config says `recordsConnection` (GET /update) writes the connection's
+ * `device.connected` and last_connected_at in its own statement: on such a first request the
+ * admission only reads, and hands the writes over on `request.device.connection`. Whatever the
+ * route does not record (it answered 400 before its check, say) is written alone before the
+ * response leaves, so a connection's event is committed when its first answer arrives, as always.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
@@ -14,8 +20,8 @@ import { ApiError } from '../http/errors';
 import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
 import { DeviceAuthFailureEvents } from './auth-events';
-import type { DeviceAuthOutcome } from './authenticate';
-import { admitConnection, readmitDevice } from './connection-admission';
+import { admitDevice } from './admissions';
+import { admitConnection, readmitDevice, type ConnectionOutcome } from './connection-admission';
 import type { DeviceAuthFailure } from './failures';
 import { monitoredHeaders } from './monitored-headers';
 
@@ -34,15 +40,16 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   const failures = new DeviceAuthFailureEvents(platform);
   const lastConnected = new LastConnectedThrottle();
   const touchDue = (deviceId: string) => lastConnected.due(deviceId);
-  const outcomes = new WeakMap<object, Promise<DeviceAuthOutcome>>();
+  const outcomes = new WeakMap<object, Promise<ConnectionOutcome>>();
 
   /** The connection's outcome, and whether this request is the one that computed it. */
-  function outcomeOf(request: FastifyRequest): { outcome: Promise<DeviceAuthOutcome>; first: boolean } {
+  function outcomeOf(request: FastifyRequest): { outcome: Promise<ConnectionOutcome>; first: boolean } {
     const socket = request.raw.socket;
     const known = outcomes.get(socket);
     if (known) return { outcome: known, first: false };
     const peer = isTlsSocket(socket) ? peerCertificates(socket) : { leaf: undefined, intermediates: [] };
-    const outcome = admitConnection(platform, peer, { ip: request.ip, headers: monitoredHeaders(request.headers) }, touchDue);
+    const deferWrites = request.routeOptions.config?.recordsConnection === true;
+    const outcome = admitConnection(platform, peer, { ip: request.ip, headers: monitoredHeaders(request.headers) }, touchDue, deferWrites);
     outcomes.set(socket, outcome);
     // A database error must not stick to the connection: the next request tries again.
     outcome.catch(() => outcomes.delete(socket));
@@ -66,11 +73,26 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     const admitted = first ? result : await readmitDevice(platform, result.device, result.fingerprint, touchDue);
     if (!admitted.ok) return refuse(request, admitted);
     const device = admitted.device;
+    const deferred = first && 'deferred' in result ? result.deferred : undefined;
     request.device = {
       row: device,
       organizationId: device.organizationId,
       prn: resourcePrn(device.organizationId, 'device', device.id),
       certificateFingerprint: admitted.fingerprint,
+      connection: deferred?.event ? { writes: { event: deferred.event, touch: deferred.touch }, recorded: false, admission: deferred } : null,
     };
+  });
+
+  // The connection's writes the route did not record, written alone before the answer leaves.
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    const connection = request.device?.connection;
+    if (!connection || connection.recorded) return done(null, payload);
+    admitDevice(platform.db, connection.admission).then(
+      () => {
+        connection.recorded = true;
+        done(null, payload);
+      },
+      (error) => done(error),
+    );
   });
 }

@@ -72,6 +72,8 @@ export const deviceApiRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/update', {
+    // The check's statement also records a new connection's device.connected (one commit for both).
+    config: { recordsConnection: true },
     schema: {
       tags: ['device'],
       summary: 'Check for an update',
@@ -91,7 +93,7 @@ export const deviceApiRoutes: ContextRoutes = (app, platform) => {
         releaseVersion: request.headers['canopy-release-version'],
       };
       // The device API records what the device reports on every check (`write`).
-      const check = await checkForUpdate(platform, device.row, reported, { write: true, actorPrn: device.prn });
+      const check = await checkForUpdate(platform, device.row, reported, { write: true, actorPrn: device.prn, connection: device.connection ?? undefined });
       // The service builds the answer field by field; its `status` is always set.
       return (await check.deviceAnswer(expand)) as Type.Static<typeof UpdateAnswer>;
     },

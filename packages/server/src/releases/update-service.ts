@@ -21,7 +21,7 @@ import type { NewEvent } from '../events/service';
 import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
 import type { CheckDevice, CheckState } from './check-state';
-import { writeCheck, type ReportedUpdate } from './check-writes';
+import { writeCheck, type ConnectionWrites, type ReportedUpdate } from './check-writes';
 import type { Claim } from './phase-claims';
 import type { ResolutionResult } from './resolution-types';
 import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './update-answers';
@@ -38,6 +38,17 @@ export interface CheckOptions {
   now?: Date;
   /** The device's check state read with its row (readDeviceWithCheckState); used by the first attempt only. */
   state?: CheckState;
+  /**
+   * The device API's deferred writes of the device's new connection (check-writes.ts): the
+   * check's statement records them, and sets `recorded`, so they cost no commit of their own.
+   */
+  connection?: PendingConnectionWrites;
+}
+
+/** Connection writes waiting for a statement to carry them; `recorded` once one has. */
+export interface PendingConnectionWrites {
+  writes: ConnectionWrites;
+  recorded: boolean;
 }
 
 export interface UpdateCheck {
@@ -128,12 +139,16 @@ async function recordCheck(db: Database, device: CheckDevice, reported: Reported
           resourcePrn: devicePrn,
           data: { device: devicePrn, release: resourcePrn(device.organizationId, 'release', claim.releaseId), cohort: resourcePrn(device.organizationId, 'cohort', claim.cohortId) },
         };
+  // Carried by the first attempt's statement only: kept whatever becomes of its claim.
+  const connection = options.connection && !options.connection.recorded ? options.connection : null;
   const outcome = await writeCheck(db, {
     deviceId: device.id,
+    connection: connection?.writes ?? null,
     events: change?.event ? [checked, change.event] : [checked],
     deviceUpdate: change?.update ?? null,
     claim: claim && claimed ? { claim, event: claimed } : null,
   });
+  if (connection) connection.recorded = true;
   if (outcome === 'slot_refused') throw new SlotRefused();
 }
 
