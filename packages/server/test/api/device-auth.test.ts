@@ -13,17 +13,14 @@ import {
   type TestCertificate,
 } from '../support/certificates';
 import { deviceAgent, deviceRequest, type DeviceCredentials } from '../support/device-client';
-import { createDevice, createProduct, deviceEvents, registerDeviceCertificate, registeredCa } from '../support/device-fleet';
-import { startTestServer, type TestServer } from '../support/server';
+import { createDevice, createProduct, deviceEvents, registerDeviceCertificate, registeredCa, startEnrollmentServer } from '../support/device-fleet';
+import type { TestServer } from '../support/server';
 
 let t: TestServer;
 let root: TestCertificate;
 let productPrn: string;
 beforeAll(async () => {
-  t = await startTestServer();
-  root = await makeRootCa();
-  await registeredCa(t.api, root);
-  productPrn = await createProduct(t.api, 'sensors');
+  ({ t, root, productPrn } = await startEnrollmentServer('sensors'));
 });
 afterAll(async () => {
   await t?.close();

@@ -6,20 +6,17 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeLeafCertificate, makeRootCa, type TestCertificate } from '../support/certificates';
+import { makeLeafCertificate, type TestCertificate } from '../support/certificates';
 import { deviceAgent, deviceRequest, type DeviceCredentials } from '../support/device-client';
-import { createDevice, createProduct, registerDeviceCertificate, registeredCa } from '../support/device-fleet';
-import { startTestServer, type TestServer } from '../support/server';
+import { createDevice, registerDeviceCertificate, startEnrollmentServer } from '../support/device-fleet';
+import type { TestServer } from '../support/server';
 import { events } from '../../src/events/schema';
 
 let t: TestServer;
 let root: TestCertificate;
 let productPrn: string;
 beforeAll(async () => {
-  t = await startTestServer();
-  root = await makeRootCa();
-  await registeredCa(t.api, root);
-  productPrn = await createProduct(t.api, 'connection-writes');
+  ({ t, root, productPrn } = await startEnrollmentServer('connection-writes'));
 });
 afterAll(async () => {
   await t?.close();

@@ -3,8 +3,8 @@
  * product and devices, register device certificates. Each step goes through the real admin API.
  */
 import { expect } from 'vitest';
-import { makeVerificationCertificate, toBase64Pem, type TestCertificate } from './certificates';
-import type { Api } from './server';
+import { makeRootCa, makeVerificationCertificate, toBase64Pem, type TestCertificate } from './certificates';
+import { startTestServer, type Api, type TestServer } from './server';
 
 export interface JitpBody {
   description: string;
@@ -60,4 +60,12 @@ export async function deviceEvents(api: Api, subtype?: string, resourcePrn?: str
   const res = await api('GET', `/events?${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.events as Array<{ prn: string; type: string; data: { type: string; data: Record<string, any> }; resource_prn: string | null; actor_prn: string | null }>;
+}
+
+/** A test server with a registered root CA and a product: where most device API test files start. */
+export async function startEnrollmentServer(productName: string): Promise<{ t: TestServer; root: TestCertificate; productPrn: string }> {
+  const t = await startTestServer();
+  const root = await makeRootCa();
+  await registeredCa(t.api, root);
+  return { t, root, productPrn: await createProduct(t.api, productName) };
 }
