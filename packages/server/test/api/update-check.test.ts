@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FLEET_TARGET, useFleet } from '../support/fleet';
 import { bytesOf, uploadedBinary } from '../support/binaries';
 import { useTestServer } from '../support/server';
+import { expectPlannedOnce } from '../support/statement-plans';
 
 const t = useTestServer();
 const fleet = useFleet(t);
@@ -135,6 +136,28 @@ describe('POST /devices/{prn}/update', () => {
     const plain = await fleet.device({ cohortId: cohort.id, tags: ['eu'] });
     expect((await check(canary.prn, { release_prn: r1.prn })).body.source_prn).toBe(r2.prn);
     expect((await check(plain.prn, { release_prn: r1.prn })).body.status).toBe('no_update');
+  });
+});
+
+describe('the update check statements', () => {
+  it.skipIf(!process.env.DATABASE_URL)('are planned once per database connection, whatever each group holds (PostgreSQL only: set DATABASE_URL)', async () => {
+    const cohort = await fleet.cohort();
+    const [b1, b2] = [await fleet.bundle(), await fleet.bundle()];
+    const r1 = await release(cohort.prn, b1.prn);
+    await release(cohort.prn, b2.prn, { phase_value: 1_000_000 });
+    const sizes = [1, 2, 3, 1, 2, 3, 1];
+    const devices = await fleet.devices(13, cohort.id);
+    // More executions than PostgreSQL's five custom plans, in groups of different sizes: in the
+    // first round every check claims a slot of the phased release (the full statement); in the
+    // second every device holds its claim and writes only its event (the events-only statement).
+    for (let round = 0; round < 2; round += 1) {
+      let next = 0;
+      for (const size of sizes) {
+        const group = devices.slice(next, (next += size));
+        await Promise.all(group.map((d) => check(d.prn, { release_prn: r1.prn })));
+      }
+    }
+    for (const statement of ['release_check_writes', 'release_check_events', 'release_device_check_state']) await expectPlannedOnce(t.server.platform.db, statement);
   });
 });
 
