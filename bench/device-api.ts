@@ -20,7 +20,7 @@ import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
 import { formatHandshakes, handshakeLoad, impliedCapacity, TARGET_CORES } from './lib/handshake-load';
 import { formatRatio } from './lib/load';
 import { mtlsLoad, type MtlsClient, type MtlsLoadResult } from './lib/mtls-load';
-import { withDatabase } from './lib/postgres';
+import { committedTransactions, withDatabase } from './lib/postgres';
 import { freePort, startNode } from './lib/processes';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
@@ -80,12 +80,12 @@ async function admin(url: string, apiKey: string, method: string, urlPath: strin
   return json;
 }
 
-/** PostgreSQL's committed transactions in the database so far, read-only ones included (pg_stat lags about half a second). */
+/** PostgreSQL's committed transactions in the database so far, read-only ones included. */
 async function commitCount(databaseUrl: string): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    return Number((await client.query('select xact_commit from pg_stat_database where datname = current_database()')).rows[0].xact_commit);
+    return await committedTransactions(client);
   } finally {
     await client.end();
   }

@@ -20,7 +20,7 @@ import { helloWorldBaseline } from './lib/baseline';
 import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
 import { startCanopy, type CanopyProcess } from './lib/canopy';
 import { formatRatio, load, type LoadOptions } from './lib/load';
-import { withDatabase } from './lib/postgres';
+import { committedTransactions, withDatabase } from './lib/postgres';
 import { answers, freePort, startNode } from './lib/processes';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
@@ -136,7 +136,7 @@ await withDatabase(async (databaseUrl) => {
     const serverPid = canopy.child.process.pid!;
     const serverCpuStart = processCpuMs(serverPid);
     const databaseCpu = await databaseCpuClock(databaseUrl);
-    const commits = async () => Number((await client.query('select xact_commit from pg_stat_database where datname = current_database()')).rows[0].xact_commit);
+    const commits = () => committedTransactions(client);
     const commitsStart = await commits();
     const measured = await load({ ...common, paths, seconds: SECONDS });
     const checks = measured.requestsPerSecond * SECONDS;

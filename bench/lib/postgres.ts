@@ -22,3 +22,8 @@ export async function withDatabase<T>(run: (url: string) => Promise<T>): Promise
     await admin.end();
   }
 }
+
+/** Transactions committed in the database so far, read-only ones included (pg_stat lags about half a second). */
+export async function committedTransactions(client: pg.Client): Promise<number> {
+  return Number((await client.query('select xact_commit from pg_stat_database where datname = current_database()')).rows[0].xact_commit);
+}

@@ -37,22 +37,23 @@ interface Waiting {
   fail(error: unknown): void;
 }
 
-let turn: Waiting[] = [];
+/** Requests waiting for the next statement: one turn's, or more while IN_FLIGHT are out. */
+let waiting: Waiting[] = [];
 let inFlight = 0;
 
 function flush(): void {
-  if (turn.length === 0 || inFlight >= IN_FLIGHT) return;
-  const group = turn;
-  turn = [];
+  if (waiting.length === 0 || inFlight >= IN_FLIGHT) return;
+  const group = waiting;
+  waiting = [];
   inFlight++;
   pool
     .query({ name: 'floor', text: READ_AND_RECORD, values: [group.map((w) => w.deviceId), ACTOR_PRN] })
     .then(
       (result) => {
         const found = new Set(result.rows.map((row) => row.id as string));
-        for (const waiting of group) waiting.done(found.has(waiting.deviceId));
+        for (const request of group) request.done(found.has(request.deviceId));
       },
-      (error) => group.forEach((waiting) => waiting.fail(error)),
+      (error) => group.forEach((request) => request.fail(error)),
     )
     .finally(() => {
       inFlight--;
@@ -62,8 +63,8 @@ function flush(): void {
 
 function readAndRecord(deviceId: string): Promise<boolean> {
   return new Promise((done, fail) => {
-    if (turn.length === 0) setImmediate(flush);
-    turn.push({ deviceId, done, fail });
+    if (waiting.length === 0) setImmediate(flush);
+    waiting.push({ deviceId, done, fail });
   });
 }
 

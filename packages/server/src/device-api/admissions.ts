@@ -23,7 +23,7 @@ import { caCertificates, deviceCertificates } from '../certificates/schema';
 import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
-import { LAST_CONNECTED_INTERVAL_MS } from '../devices/last-connected';
+import { lastConnectedDue } from '../devices/last-connected';
 import { DEVICE_ROW_COLUMNS, devices } from '../devices/schema';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
 import { unnestParameters } from '../db/array-parameters';
@@ -101,7 +101,7 @@ function admitStatementText(): string {
     `touched as (
       update devices set last_connected_at = now()
       where id in (select checks.id from checks where ${ADMITTED} and checks.admission = any($6::int[]))
-        and (last_connected_at is null or last_connected_at < now() - make_interval(secs => ${LAST_CONNECTED_INTERVAL_MS / 1000}))
+        and ${lastConnectedDue('')}
       returning id, last_connected_at)`,
     `admission_events as materialized (
       select gen_random_uuid() as id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data

@@ -1,11 +1,17 @@
 /**
  * `last_connected_at`, written at most once per interval per device. The condition lives in the
- * UPDATE (device-api/admissions.ts), so many server processes together still write once per
- * interval; each process also remembers its own last write to skip it entirely on busy
+ * UPDATE (lastConnectedDue: the admission's, device-api/admissions.ts, and the update check's,
+ * releases/check-writes.ts), so many server processes together still write once per interval; each process also remembers its own last write to skip it entirely on busy
  * keep-alive connections.
  */
 
 export const LAST_CONNECTED_INTERVAL_MS = 60_000;
+
+/** SQL: the devices row `alias` may have its last_connected_at written now. */
+export function lastConnectedDue(alias: string): string {
+  const column = alias ? `${alias}.last_connected_at` : 'last_connected_at';
+  return `(${column} is null or ${column} < now() - make_interval(secs => ${LAST_CONNECTED_INTERVAL_MS / 1000}))`;
+}
 
 /** Per-process memory of recent writes, bounded so a huge fleet cannot grow it without end. */
 export class LastConnectedThrottle {

@@ -26,7 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
-import { LAST_CONNECTED_INTERVAL_MS } from '../devices/last-connected';
+import { lastConnectedDue } from '../devices/last-connected';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
 import { CLAIM_CTES, claimArrays, type Claim } from './phase-claims';
 import { arrayParameter, unnestParameters } from '../db/array-parameters';
@@ -96,7 +96,7 @@ function recordingCtes(): string[] {
  */
 let groupStatement: string | undefined;
 function groupStatementText(): string {
-  const due = `(d.last_connected_at is null or d.last_connected_at < now() - make_interval(secs => ${LAST_CONNECTED_INTERVAL_MS / 1000}))`;
+  const due = lastConnectedDue('d');
   return `with ${CLAIM_CTES},
   check_events as materialized (
     select ${EVENT_SELECTION}

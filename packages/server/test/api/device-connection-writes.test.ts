@@ -11,6 +11,7 @@ import { deviceAgent, deviceRequest, type DeviceCredentials } from '../support/d
 import { createDevice, registerDeviceCertificate, startEnrollmentServer } from '../support/device-fleet';
 import type { TestServer } from '../support/server';
 import { events } from '../../src/events/schema';
+import { writeCheck } from '../../src/releases/check-writes';
 
 let t: TestServer;
 let root: TestCertificate;
@@ -83,6 +84,28 @@ describe('a new connection whose first request is GET /update', () => {
     expect(res.status).toBe(400);
     expect((await eventsOf(device.prn)).map((e) => e.subtype)).toEqual(['connected']);
     expect(await lastConnectedAt(device.prn)).not.toBeNull();
+  });
+});
+
+describe('last_connected_at written by an update check', () => {
+  it('is written at most once a minute, also when another process (no memory of the write) asks again', async () => {
+    const device = await enrolledDevice('conn-touch-other-process');
+    const [, , organizationId, , deviceId] = device.prn.split(':');
+    const write = () =>
+      writeCheck(t.server.platform.db, {
+        deviceId,
+        connection: { event: { organizationId, type: 'device', subtype: 'connected', actorPrn: device.prn, resourcePrn: device.prn, data: {} }, touch: true },
+        events: [],
+        deviceUpdate: null,
+        claim: null,
+      });
+    expect(await write()).toBe('written');
+    const first = await lastConnectedAt(device.prn);
+    expect(first).not.toBeNull();
+    // The statement's own condition holds the second write back: the same value, and the event still recorded.
+    expect(await write()).toBe('written');
+    expect(await lastConnectedAt(device.prn)).toBe(first);
+    expect((await eventsOf(device.prn)).map((e) => e.subtype)).toEqual(['connected', 'connected']);
   });
 });
 
