@@ -77,6 +77,8 @@ describe('announcement bar', () => {
   it('closes, stays closed after reload, and returns when its id changes', async () => {
     const page = await fresh();
     await page.goto(`${server.url}/overview`);
+    // The server-rendered button does nothing until React has hydrated the page.
+    await hydrated(page);
     const bar = page.locator('div[role="banner"]', { hasText: 'under active migration' });
     await bar.waitFor({ state: 'visible' });
     await bar.getByRole('button', { name: 'Close' }).click();
