@@ -7,6 +7,7 @@
  */
 import tls from 'node:tls';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { requestText } from './raw-http';
 
 export interface HandshakeWorkerInput {
   url: string;
@@ -48,8 +49,7 @@ function once(url: URL, context: tls.SecureContext, request: string): Promise<nu
 async function run(input: HandshakeWorkerInput, port: MessagePort): Promise<HandshakeWorkerOutput> {
   const url = new URL(input.url);
   const contexts = input.clients.map((client) => tls.createSecureContext({ ca: input.ca, cert: client.certPem, key: client.keyPem }));
-  const headerLines = Object.entries({ host: url.host, ...input.headers, connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
-  const request = `GET ${url.pathname}${url.search} HTTP/1.1\r\n${headerLines.join('')}\r\n`;
+  const request = requestText(url, { ...input.headers, connection: 'close' });
   await new Promise<void>((resolve) => {
     port.once('message', () => resolve());
     port.postMessage('ready');
