@@ -106,9 +106,12 @@ async function withCpuPerRequest<T extends MtlsLoadResult>(serverPid: number | u
   return { ...result, cpu: `CPU per request: ${parts.filter(Boolean).join(', ')}` };
 }
 
-/** The hello-world baseline over mTLS, in its own process, trusting the device CA. */
-async function startHelloWorld(deviceCaPem: string, probe: MtlsClient) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-hello-'));
+/**
+ * A bare mTLS server in its own process, trusting the device CA: the hello-world baseline, or the
+ * floor of an update check (lib/update-check-floor.ts, with the database in `env`).
+ */
+async function startBareServer(script: string, deviceCaPem: string, probe: MtlsClient, env: Record<string, string> = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-bare-'));
   const { ca, server } = await makeServerIdentity();
   const files = { TLS_CERT: path.join(dir, 'server.pem'), TLS_KEY: path.join(dir, 'server.key'), CLIENT_CA: path.join(dir, 'clients.pem') };
   fs.writeFileSync(files.TLS_CERT, server.certPem);
@@ -117,7 +120,7 @@ async function startHelloWorld(deviceCaPem: string, probe: MtlsClient) {
   const port = await freePort();
   const url = `https://127.0.0.1:${port}/update`;
   const ready = async () => (await mtlsLoad({ url, ca: ca.certPem, clients: [probe], seconds: 0.01 })).requestsPerSecond > 0;
-  const child = await startNode('bench/lib/https-hello-world.ts', { ...files, PORT: String(port) }, ready);
+  const child = await startNode(script, { ...files, ...env, PORT: String(port) }, ready);
   return { child, url, ca: ca.certPem, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -130,7 +133,7 @@ await withDatabase(async (databaseUrl) => {
   const clients = withCertificates.slice(0, CONNECTIONS);
   const handshakeClients = withCertificates.slice(CONNECTIONS);
 
-  const hello = await startHelloWorld(deviceCa.certPem, clients[0]);
+  const hello = await startBareServer('bench/lib/https-hello-world.ts', deviceCa.certPem, clients[0]);
   let baseline: (MtlsLoadResult & { cpu: string }) | null = null;
   let baselineHandshakes;
   const handshakeOptions = { clients: handshakeClients, seconds: SECONDS, concurrency: HANDSHAKE_CONCURRENCY, threads: HANDSHAKE_THREADS };
@@ -158,7 +161,10 @@ await withDatabase(async (databaseUrl) => {
     const headers = { 'canopy-release-version': '1.0.0' };
     await mtlsLoad({ url, ca: serverCa, clients, seconds: 2, headers }); // warm-up
     const serverPid = canopy.child.process.pid;
+    const keepAliveCommitsBefore = await commitCount(databaseUrl);
     const update = SKIP_KEEPALIVE ? null : await withCpuPerRequest(serverPid, databaseUrl, SECONDS, () => mtlsLoad({ url, ca: serverCa, clients, seconds: SECONDS, headers }));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const commitsPerCheck = (await commitCount(databaseUrl) - keepAliveCommitsBefore) / Math.max(1, (update?.requestsPerSecond ?? 0) * SECONDS);
     const measured = { url, ca: serverCa, headers, serverPid, databaseUrl };
     // Each device's first connection since the server started (its chain not yet known), then
     // the devices reconnecting in turn: the figure the target is about.
@@ -174,6 +180,7 @@ await withDatabase(async (databaseUrl) => {
       console.log(`  ${update.cpu}; hello-world's ${baseline.cpu.replace('CPU per request: ', '')}`);
       // The tail beside the middle, for both: the share of p99 the machine's neighbours make.
       console.log(`  p50/p99: Canopy ${update.p50}/${update.p99} ms, hello-world ${baseline.p50}/${baseline.p99} ms`);
+      console.log(`  PostgreSQL transactions per check (grouped statements, read-only ones included): ${commitsPerCheck.toFixed(3)}`);
     }
     if (handshakes && firstContacts && baselineHandshakes) {
       console.log(`new connections (full TLS handshakes, ${HANDSHAKE_CONCURRENCY} at a time from ${HANDSHAKE_THREADS} client threads), target >= 500 /s:`);
@@ -189,4 +196,24 @@ await withDatabase(async (databaseUrl) => {
   } finally {
     await canopy.child.stop();
   }
+  if (baseline) await measureFloor(databaseUrl, deviceCa.certPem, clients, baseline);
 });
+
+/**
+ * The same keep-alive load against the floor of a device API update check (lib/update-check-
+ * floor.ts: the certificate verified by OpenSSL, the device found by its fingerprint, its event
+ * durably recorded, grouped as generously as possible), on the same seeded database: how far
+ * what this machine allows any implementation is from the target.
+ */
+async function measureFloor(databaseUrl: string, deviceCaPem: string, clients: MtlsClient[], baseline: MtlsLoadResult) {
+  const floor = await startBareServer('bench/lib/update-check-floor.ts', deviceCaPem, clients[0], { DATABASE_URL: databaseUrl });
+  try {
+    await mtlsLoad({ url: floor.url, ca: floor.ca, clients, seconds: 2 }); // warm-up
+    const measured = await withCpuPerRequest(floor.child.process.pid, databaseUrl, SECONDS, () => mtlsLoad({ url: floor.url, ca: floor.ca, clients, seconds: SECONDS }));
+    console.log(formatRatio('floor (device + event only)', measured, baseline, 0.3), `(p99 target < 25 ms)`);
+    console.log(`  ${measured.cpu}; p50/p99 ${measured.p50}/${measured.p99} ms`);
+  } finally {
+    await floor.child.stop();
+    floor.remove();
+  }
+}
