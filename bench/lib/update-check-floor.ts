@@ -6,7 +6,7 @@
  *  - admin (POST /devices/{prn}/update, the releases benchmark): checks the bearer key (SHA-256
  *    and a constant-time compare), parses the JSON body and the device's prn;
  *  - device (GET /update over mutual TLS, the device API benchmark, with TLS_CERT, TLS_KEY and
- *    CLIENT_CA): OpenSSL verifies the client certificate against a static trust store, and the
+ *    CLIENT_CA, lib/bare-tls.ts): OpenSSL verifies the client certificate against a static trust store, and the
  *    device is found by its certificate's fingerprint (computed once per connection).
  *
  * Then it reads the device and durably records its `device.checked_for_release` event, and answers
@@ -21,9 +21,9 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify from 'fastify';
-import fs from 'node:fs';
 import type { TLSSocket } from 'node:tls';
 import pg from 'pg';
+import { bareMtlsOptions } from './bare-tls';
 
 /** Statements at the database at once: of 2, 4 and 8, 2 made the largest groups and the best rate. */
 const IN_FLIGHT = 2;
@@ -85,10 +85,7 @@ function readAndRecord(key: string): Promise<boolean> {
 
 const NO_UPDATE = { status: 'no_update', source_type: null, source_prn: null, bundle_prn: null, manifest: null };
 
-const tls = DEVICE_MODE
-  ? { key: fs.readFileSync(process.env.TLS_KEY!, 'utf8'), cert: fs.readFileSync(process.env.TLS_CERT!, 'utf8'), ca: fs.readFileSync(process.env.CLIENT_CA!, 'utf8'), requestCert: true, rejectUnauthorized: true }
-  : null;
-const app = tls ? Fastify({ logger: false, https: tls }) : Fastify({ logger: false });
+const app = DEVICE_MODE ? Fastify({ logger: false, https: bareMtlsOptions() }) : Fastify({ logger: false });
 
 /** The connection's certificate fingerprint as registered (upper-case hex), once per connection. */
 const fingerprints = new WeakMap<object, string>();
