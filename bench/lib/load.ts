@@ -2,6 +2,7 @@
  * HTTP load with autocannon: requests/s and latency percentiles for one URL (or a rotating set),
  * from a fixed number of connections for a fixed time. Bounded and loopback-only.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -12,6 +13,12 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /**
+   * The 99th percentile of this process's own event-loop delay during the run, in ms: a response
+   * that arrives while the load generator is busy waits, and autocannon counts that wait in the
+   * server's latency. It tells the client's share of a p99 from the server's.
+   */
+  generatorDelayP99: number;
 }
 
 export interface LoadOptions {
@@ -28,6 +35,8 @@ export interface LoadOptions {
 export async function load(options: LoadOptions): Promise<LoadResult> {
   let next = 0;
   const paths = options.paths;
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 64,
@@ -46,6 +55,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
         ]
       : undefined,
   });
+  delay.disable();
   return {
     requestsPerSecond: result.requests.average,
     requests: result.requests.total,
@@ -53,6 +63,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    generatorDelayP99: delay.percentile(99) / 1e6,
   };
 }
 

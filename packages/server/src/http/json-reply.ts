@@ -14,8 +14,8 @@ export function sendJsonItem(reply: FastifyReply, key: string, itemJson: string)
 }
 
 /**
- * The bytes of the pages being sent: requests of the same page in one turn share the page
- * (owned-json.ts), and so its body; it goes with the page.
+ * The bytes of the pages being sent: requests of the same page share the page (in one turn, and
+ * from turn to turn while it reads the same: owned-json.ts), and so its body; it goes with the page.
  */
 const bodies = new WeakMap<JsonPage, { key: string; body: Buffer }>();
 

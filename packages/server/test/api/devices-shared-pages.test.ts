@@ -1,7 +1,8 @@
 /**
  * GET /devices without search: requests of the same page in one event-loop turn share one query
  * and its answer (http/owned-json.ts). Pages of another organization, order, cursor or size must
- * stay their own, and nothing may be remembered between turns.
+ * stay their own, and every turn reads the rows again: a page read the same as last time may be
+ * answered with last time's answer, never a changed one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_JSON } from '../../src/devices/routes';
@@ -60,6 +61,21 @@ describe('device list pages shared within a turn', () => {
       expect(answer.status).toBe(200);
       expect(answer.body).toEqual(i % 2 === 0 ? mine : { devices: [...theirs].reverse(), next_page: null });
     });
+  });
+
+  it('answers a page that reads the same as last time with the same answer, and a changed page anew', async () => {
+    const [device] = await devicesIn(t.api, 'again', 1);
+    const list = () => listOwnedJson(t.server.platform.db, DEVICE_JSON, t.organizationId, { limit: 1 }, noSearch);
+    const first = await list();
+    const again = await list();
+    expect(again).toBe(first);
+    await t.api('PATCH', `/devices/${device.prn}`, { description: 'changed' });
+    const changed = await list();
+    expect(changed).not.toBe(first);
+    expect(JSON.parse(changed.items[0]).description).toBe('changed');
+    expect(await list()).toBe(changed);
+    const [added] = await devicesIn(t.api, 'again-added', 1);
+    expect(JSON.parse((await list()).items[0]).prn).toBe(added.prn);
   });
 
   it('reads the database again in the next turn: a change is seen at once', async () => {
