@@ -109,6 +109,14 @@ async function withCpuPerRequest<T extends MtlsLoadResult>(serverPid: number | u
   return { ...result, cpu: `CPU per request: ${parts.filter(Boolean).join(', ')}` };
 }
 
+/** The load `run`, with PostgreSQL's transactions per request over it (pg_stat lags about half a second). */
+async function withCommitsPerRequest<T extends MtlsLoadResult>(databaseUrl: string, run: () => Promise<T>): Promise<T & { commitsPerRequest: number }> {
+  const before = await commitCount(databaseUrl);
+  const result = await run();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return { ...result, commitsPerRequest: ((await commitCount(databaseUrl)) - before) / Math.max(1, result.requestsPerSecond * SECONDS) };
+}
+
 /**
  * A bare mTLS server in its own process, trusting the device CA: the hello-world baseline, or the
  * floor of an update check (lib/update-check-floor.ts, with the database in `env`).
@@ -164,18 +172,12 @@ await withDatabase(async (databaseUrl) => {
     const headers = { 'canopy-release-version': '1.0.0' };
     await mtlsLoad({ url, ca: serverCa, clients, seconds: 2, headers }); // warm-up
     const serverPid = canopy.child.process.pid;
-    const keepAliveCommitsBefore = await commitCount(databaseUrl);
-    const update = SKIP_KEEPALIVE ? null : await withCpuPerRequest(serverPid, databaseUrl, SECONDS, () => mtlsLoad({ url, ca: serverCa, clients, seconds: SECONDS, headers }));
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const commitsPerCheck = (await commitCount(databaseUrl) - keepAliveCommitsBefore) / Math.max(1, (update?.requestsPerSecond ?? 0) * SECONDS);
+    const update = SKIP_KEEPALIVE ? null : await withCommitsPerRequest(databaseUrl, () => withCpuPerRequest(serverPid, databaseUrl, SECONDS, () => mtlsLoad({ url, ca: serverCa, clients, seconds: SECONDS, headers })));
     const measured = { url, ca: serverCa, headers, serverPid, databaseUrl };
     // Each device's first connection since the server started (its chain not yet known), then
     // the devices reconnecting in turn: the figure the target is about.
     const firstContacts = SKIP_HANDSHAKES ? null : await handshakeLoad({ ...handshakeOptions, ...measured, once: true });
-    const commitsBefore = await commitCount(databaseUrl);
-    const handshakes = SKIP_HANDSHAKES ? null : await handshakeLoad({ ...handshakeOptions, ...measured });
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const commitsPerHandshake = (await commitCount(databaseUrl) - commitsBefore) / Math.max(1, (handshakes?.requestsPerSecond ?? 0) * SECONDS);
+    const handshakes = SKIP_HANDSHAKES ? null : await withCommitsPerRequest(databaseUrl, () => handshakeLoad({ ...handshakeOptions, ...measured }));
 
     console.log(`\nGET /update over mTLS, ${DEVICES} registered devices on PostgreSQL, ${CONNECTIONS} keep-alive connections, ${SECONDS} s, ${os.cpus().length} cores`);
     if (update && baseline) {
@@ -183,14 +185,14 @@ await withDatabase(async (databaseUrl) => {
       console.log(`  ${update.cpu}; hello-world's ${baseline.cpu.replace('CPU per request: ', '')}`);
       // The tail beside the middle, for both: the share of p99 the machine's neighbours make.
       console.log(`  p50/p99: Canopy ${update.p50}/${update.p99} ms, hello-world ${baseline.p50}/${baseline.p99} ms`);
-      console.log(`  PostgreSQL transactions per check (grouped statements, read-only ones included): ${commitsPerCheck.toFixed(3)}`);
+      console.log(`  PostgreSQL transactions per check (grouped statements, read-only ones included): ${update.commitsPerRequest.toFixed(3)}`);
     }
     if (handshakes && firstContacts && baselineHandshakes) {
       console.log(`new connections (full TLS handshakes, ${HANDSHAKE_CONCURRENCY} at a time from ${HANDSHAKE_THREADS} client threads), target >= 500 /s:`);
       console.log(formatHandshakes('  hello-world (ceiling)', baselineHandshakes));
       console.log(formatHandshakes(`  Canopy, first of ${handshakeClients.length}`, firstContacts));
       console.log(formatHandshakes('  Canopy GET /update', handshakes), `  ratio ${((handshakes.requestsPerSecond / baselineHandshakes.requestsPerSecond) * 100).toFixed(0)}%`);
-      console.log(`  PostgreSQL transactions per reconnecting handshake (grouped statements, read-only ones included): ${commitsPerHandshake.toFixed(2)}`);
+      console.log(`  PostgreSQL transactions per reconnecting handshake (grouped statements, read-only ones included): ${handshakes.commitsPerRequest.toFixed(2)}`);
       const implied = impliedCapacity(handshakes);
       if (implied !== null) console.log(`  Canopy's server-side CPU per handshake implies ${implied.toFixed(0)} handshakes/s on ${TARGET_CORES} cores (target >= 500; the bare server's ${impliedCapacity(baselineHandshakes)!.toFixed(0)})`);
     }

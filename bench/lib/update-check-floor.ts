@@ -6,8 +6,8 @@
  *  - admin (POST /devices/{prn}/update, the releases benchmark): checks the bearer key (SHA-256
  *    and a constant-time compare), parses the JSON body and the device's prn;
  *  - device (GET /update over mutual TLS, the device API benchmark, with TLS_CERT, TLS_KEY and
- *    CLIENT_CA, lib/bare-tls.ts): OpenSSL verifies the client certificate against a static trust store, and the
- *    device is found by its certificate's fingerprint (computed once per connection).
+ *    CLIENT_CA, lib/bare-tls.ts): OpenSSL verifies the client certificate against a static trust
+ *    store, and the device is found by its certificate's fingerprint (once per connection).
  *
  * Then it reads the device and durably records its `device.checked_for_release` event, and answers
  * a fixed `no_update`. Requests are grouped as generously as possible: all requests of an
