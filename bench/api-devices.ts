@@ -9,6 +9,7 @@ import { startCanopy } from './lib/canopy';
 import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
 import { formatRatio, load, type LoadOptions, type LoadResult } from './lib/load';
 import { withDatabase } from './lib/postgres';
+import { WARM_UP_SECONDS } from './lib/warm-up';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -75,11 +76,11 @@ await withDatabase(async (databaseUrl) => {
     const headers = { authorization: `Bearer ${canopy.apiKey}` };
     const common = { url: canopy.url, connections: CONNECTIONS, headers };
     const serverPid = canopy.child.process.pid!;
-    // Each load starts after a short warm-up of its own paths (JIT, the rows it reads in cache),
+    // Each load starts after a warm-up of its own paths (JIT, the rows it reads in cache),
     // and is followed by its own hello-world baseline: this machine's speed drifts by a third
     // within minutes, so a ratio compares two loads measured next to each other.
     const warmedUp = async (paths: string[]) => {
-      await load({ ...common, paths, seconds: 2 });
+      await load({ ...common, paths, seconds: WARM_UP_SECONDS });
       const result = await measured(databaseUrl, serverPid, { ...common, paths, seconds: SECONDS });
       return { ...result, baseline: await helloWorldBaseline({ connections: CONNECTIONS, seconds: SECONDS }) };
     };

@@ -7,8 +7,8 @@
  * server side alone on 2 cores (the client shares this machine's cores; a device fleet would
  * not). Resumed TLS sessions are not counted:
  * the device API turns session tickets off, and the client never offers a session.
- * Last, the keep-alive load against the floor of an update check (lib/update-check-floor.ts):
- * what this machine allows any implementation that finds the device and records its event.
+ * Last, both loads against the floor of an update check (lib/update-check-floor.ts): what this
+ * machine allows any implementation that finds the device and records its event.
  * Both loads are raw TLS (lib/raw-http.ts), so the client takes as little of the 2 cores as it can.
  * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
  * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only, BENCH_SKIP_HANDSHAKES=1 the keep-alive load only.
@@ -20,11 +20,12 @@ import pg from 'pg';
 import { startCanopy } from './lib/canopy';
 import { makeDeviceCa, makeDevices, makeServerIdentity, makeVerificationCertificate, type BenchDevice } from './lib/device-certificates';
 import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
-import { formatHandshakes, handshakeLoad, impliedCapacity, TARGET_CORES } from './lib/handshake-load';
+import { formatHandshakes, handshakeLoad, impliedCapacity, TARGET_CORES, type HandshakeLoadOptions, type HandshakeLoadResult } from './lib/handshake-load';
 import { formatRatio } from './lib/load';
 import { mtlsLoad, type MtlsClient, type MtlsLoadResult } from './lib/mtls-load';
 import { committedTransactions, withDatabase } from './lib/postgres';
 import { freePort, startNode } from './lib/processes';
+import { WARM_UP_SECONDS } from './lib/warm-up';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -149,9 +150,16 @@ await withDatabase(async (databaseUrl) => {
   let baselineHandshakes;
   const handshakeOptions = { clients: handshakeClients, seconds: SECONDS, concurrency: HANDSHAKE_CONCURRENCY, threads: HANDSHAKE_THREADS };
   try {
-    await mtlsLoad({ url: hello.url, ca: hello.ca, clients, seconds: 2 }); // warm-up
-    if (!SKIP_KEEPALIVE) baseline = await withCpuPerRequest(hello.child.process.pid, null, SECONDS, () => mtlsLoad({ url: hello.url, ca: hello.ca, clients, seconds: SECONDS }));
-    if (!SKIP_HANDSHAKES) baselineHandshakes = await handshakeLoad({ ...handshakeOptions, url: hello.url, ca: hello.ca, serverPid: hello.child.process.pid });
+    const target = { url: hello.url, ca: hello.ca };
+    // Every load, on every server, follows a warm-up of its own (lib/warm-up.ts): steady states are compared.
+    if (!SKIP_KEEPALIVE) {
+      await mtlsLoad({ ...target, clients, seconds: WARM_UP_SECONDS });
+      baseline = await withCpuPerRequest(hello.child.process.pid, null, SECONDS, () => mtlsLoad({ ...target, clients, seconds: SECONDS }));
+    }
+    if (!SKIP_HANDSHAKES) {
+      await handshakeLoad({ ...handshakeOptions, ...target, seconds: WARM_UP_SECONDS });
+      baselineHandshakes = await handshakeLoad({ ...handshakeOptions, ...target, serverPid: hello.child.process.pid });
+    }
   } finally {
     await hello.child.stop();
     hello.remove();
@@ -170,13 +178,14 @@ await withDatabase(async (databaseUrl) => {
 
     const url = `https://127.0.0.1:${canopy.devicePort}/update`;
     const headers = { 'canopy-release-version': '1.0.0' };
-    await mtlsLoad({ url, ca: serverCa, clients, seconds: 2, headers }); // warm-up
     const serverPid = canopy.child.process.pid;
+    if (!SKIP_KEEPALIVE) await mtlsLoad({ url, ca: serverCa, clients, seconds: WARM_UP_SECONDS, headers });
     const update = SKIP_KEEPALIVE ? null : await withCommitsPerRequest(databaseUrl, () => withCpuPerRequest(serverPid, databaseUrl, SECONDS, () => mtlsLoad({ url, ca: serverCa, clients, seconds: SECONDS, headers })));
     const measured = { url, ca: serverCa, headers, serverPid, databaseUrl };
-    // Each device's first connection since the server started (its chain not yet known), then
-    // the devices reconnecting in turn: the figure the target is about.
+    // Each device's first connection since the server started (its chain not yet known), then,
+    // after a warm-up, the devices reconnecting in turn: the figure the target is about.
     const firstContacts = SKIP_HANDSHAKES ? null : await handshakeLoad({ ...handshakeOptions, ...measured, once: true });
+    if (!SKIP_HANDSHAKES) await handshakeLoad({ ...handshakeOptions, url, ca: serverCa, headers, seconds: WARM_UP_SECONDS });
     const handshakes = SKIP_HANDSHAKES ? null : await withCommitsPerRequest(databaseUrl, () => handshakeLoad({ ...handshakeOptions, ...measured }));
 
     console.log(`\nGET /update over mTLS, ${DEVICES} registered devices on PostgreSQL, ${CONNECTIONS} keep-alive connections, ${SECONDS} s, ${os.cpus().length} cores`);
@@ -201,22 +210,39 @@ await withDatabase(async (databaseUrl) => {
   } finally {
     await canopy.child.stop();
   }
-  if (baseline) await measureFloor(databaseUrl, deviceCa.certPem, clients, baseline);
+  await measureFloor(databaseUrl, deviceCa.certPem, clients, baseline, baselineHandshakes ? { ...handshakeOptions, baseline: baselineHandshakes } : null);
 });
 
 /**
- * The same keep-alive load against the floor of a device API update check (lib/update-check-
- * floor.ts: the certificate verified by OpenSSL, the device found by its fingerprint, its event
- * durably recorded, grouped as generously as possible), on the same seeded database: how far
- * what this machine allows any implementation is from the target.
+ * The same loads against the floor of a device API update check (lib/update-check-floor.ts: the
+ * certificate verified by OpenSSL, the device found by its fingerprint, its event durably
+ * recorded, grouped as generously as possible), on the same seeded database: how far what this
+ * machine allows any implementation is from the targets, for the keep-alive checks and for new
+ * connections.
  */
-async function measureFloor(databaseUrl: string, deviceCaPem: string, clients: MtlsClient[], baseline: MtlsLoadResult) {
+async function measureFloor(
+  databaseUrl: string,
+  deviceCaPem: string,
+  clients: MtlsClient[],
+  baseline: MtlsLoadResult | null,
+  handshakes: (Omit<HandshakeLoadOptions, 'url' | 'ca'> & { baseline: HandshakeLoadResult }) | null,
+) {
+  if (!baseline && !handshakes) return;
   const floor = await startBareServer('bench/lib/update-check-floor.ts', deviceCaPem, clients[0], { DATABASE_URL: databaseUrl });
   try {
-    await mtlsLoad({ url: floor.url, ca: floor.ca, clients, seconds: 2 }); // warm-up
-    const measured = await withCpuPerRequest(floor.child.process.pid, databaseUrl, SECONDS, () => mtlsLoad({ url: floor.url, ca: floor.ca, clients, seconds: SECONDS }));
-    console.log(formatRatio('floor (device + event only)', measured, baseline, 0.3), `(p99 target < 25 ms)`);
-    console.log(`  ${measured.cpu}; p50/p99 ${measured.p50}/${measured.p99} ms`);
+    const target = { url: floor.url, ca: floor.ca };
+    if (baseline) {
+      await mtlsLoad({ ...target, clients, seconds: WARM_UP_SECONDS });
+      const measured = await withCpuPerRequest(floor.child.process.pid, databaseUrl, SECONDS, () => mtlsLoad({ ...target, clients, seconds: SECONDS }));
+      console.log(formatRatio('floor (device + event only)', measured, baseline, 0.3), `(p99 target < 25 ms)`);
+      console.log(`  ${measured.cpu}; p50/p99 ${measured.p50}/${measured.p99} ms`);
+    }
+    if (handshakes) {
+      const { baseline: ceiling, ...options } = handshakes;
+      await handshakeLoad({ ...options, ...target, seconds: WARM_UP_SECONDS });
+      const measured = await handshakeLoad({ ...options, ...target, serverPid: floor.child.process.pid, databaseUrl });
+      console.log(formatHandshakes('  floor (device + event only)', measured), `  ratio ${((measured.requestsPerSecond / ceiling.requestsPerSecond) * 100).toFixed(0)}% of hello-world (target >= 500 /s)`);
+    }
   } finally {
     await floor.child.stop();
     floor.remove();

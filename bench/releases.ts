@@ -22,6 +22,7 @@ import { startCanopy, type CanopyProcess } from './lib/canopy';
 import { formatRatio, load, type LoadOptions } from './lib/load';
 import { committedTransactions, withDatabase } from './lib/postgres';
 import { answers, freePort, startNode } from './lib/processes';
+import { WARM_UP_SECONDS } from './lib/warm-up';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const RELEASES = Number(process.env.BENCH_RELEASES ?? 200);
@@ -93,7 +94,7 @@ async function measureFloor(databaseUrl: string, apiKey: string, options: Omit<L
   const url = `http://127.0.0.1:${port}`;
   const floor = await startNode('bench/lib/update-check-floor.ts', { PORT: String(port), DATABASE_URL: databaseUrl, API_KEY: apiKey }, async () => (await fetch(url)).status === 404);
   try {
-    await load({ ...options, url, seconds: 2 }); // warm-up
+    await load({ ...options, url, seconds: WARM_UP_SECONDS }); // warm-up
     const cpuStart = processCpuMs(floor.process.pid!);
     const databaseCpu = await databaseCpuClock(databaseUrl);
     const measured = await load({ ...options, url, seconds: SECONDS });
@@ -129,7 +130,7 @@ await withDatabase(async (databaseUrl) => {
     const paths = seeded.deviceIds.map((id) => `/devices/prn:1:${seeded.organizationId}:device:${id}/update`);
     const common = { url: canopy.url, connections: CONNECTIONS, headers, method: 'POST' as const, body };
     // Warm-up on the last devices only, so the measured run starts with an empty phase.
-    await load({ ...common, paths: paths.slice(-2000), seconds: 2 });
+    await load({ ...common, paths: paths.slice(-2000), seconds: WARM_UP_SECONDS });
     // Per-check CPU of the server and of its PostgreSQL backends, and the database's commits per
     // check (a check's state read and its grouped write each commit once per group): comparable
     // between runs where the rates move with the neighbours' load.

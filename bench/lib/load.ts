@@ -67,7 +67,10 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
-export function formatRatio(name: string, measured: LoadResult, baseline: LoadResult, target: number): string {
+/** What a ratio line reads of a load: any load generator's result (autocannon's or lib/mtls-load.ts's). */
+type RatioInput = Pick<LoadResult, 'requestsPerSecond' | 'p99' | 'non2xx' | 'errors'>;
+
+export function formatRatio(name: string, measured: RatioInput, baseline: RatioInput, target: number): string {
   const ratio = measured.requestsPerSecond / baseline.requestsPerSecond;
   return (
     `${name.padEnd(28)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} req/s  p99 ${String(measured.p99).padStart(4)} ms` +
