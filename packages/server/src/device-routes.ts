@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { DeferredConnection } from './device-api/connection-admission';
 import type { DeviceRow } from './devices/schema';
 import type { ContextRoutes } from './http/app-types';
+import type { GuardedAdmission } from './releases/update-service';
 import { unauthenticated } from './http/errors';
 import { tunnelDeviceRoutes } from './tunnels/device-routes';
 
@@ -23,6 +24,12 @@ export interface AuthenticatedDevice {
    * record (device-api/connection-auth.ts); null otherwise.
    */
   connection: DeferredConnection | null;
+  /**
+   * On a later request to a route with `config.confirmsAdmission`: the admission its update
+   * check's write is to prove (releases/update-service.ts CheckOptions.admission); null when the
+   * request was admitted before the route ran.
+   */
+  admission: GuardedAdmission | null;
 }
 
 declare module 'fastify' {
@@ -32,6 +39,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route records the connection's writes in its own statement (AuthenticatedDevice.connection). */
     recordsConnection?: boolean;
+    /** A later request's admission is proven by the route's update check (AuthenticatedDevice.admission). */
+    confirmsAdmission?: boolean;
   }
 }
 

@@ -45,14 +45,15 @@ export interface Admission {
 /** Why the database did not admit a device: the refusal reasons of failures.ts this can produce. */
 export type AdmissionRefusal = 'certificate_not_registered' | 'device_is_archived' | 'unknown_ca';
 
-export type AdmissionResult = { admitted: true; device: DeviceRow } | { admitted: false; reason: AdmissionRefusal; device: DeviceRow | null };
+/** `version`: the device row's version as read (PostgreSQL's xmin): an AdmissionGuard names it. */
+export type AdmissionResult = { admitted: true; device: DeviceRow; version: string } | { admitted: false; reason: AdmissionRefusal; device: DeviceRow | null };
 
 const DEVICE_COLUMNS = Object.entries(DEVICE_ROW_COLUMNS);
 // Timestamps as PostgreSQL's text (what drizzle's string-mode columns hold), whichever path reads them.
 const DEVICE_SELECTION = sql.raw(
   DEVICE_COLUMNS.map(([, column]) => (column.getSQLType().startsWith('timestamp') ? `d.${column.name}::text as ${column.name}` : `d.${column.name}`)).join(', '),
 );
-const FACTS = ['certificate_registered', 'ca_vouches'] as const;
+const FACTS = ['certificate_registered', 'ca_vouches', 'row_version'] as const;
 
 /**
  * Each admission's device row and the facts that decide it, as of the statement's snapshot, over
@@ -63,7 +64,8 @@ const FACTS = ['certificate_registered', 'ca_vouches'] as const;
 const CHECKS_TEXT = new PgDialect().sqlToQuery(sql`
     select v.admission, ${DEVICE_SELECTION},
       exists (select 1 from ${deviceCertificates} dc where dc.fingerprint = v.fingerprint and dc.device_id = v.device_id) as ${sql.raw(FACTS[0])},
-      (v.ca_id is null or (exists (select 1 from ${caCertificates} c where c.id = v.ca_id) and d.organization_id = v.organization_id)) as ${sql.raw(FACTS[1])}
+      (v.ca_id is null or (exists (select 1 from ${caCertificates} c where c.id = v.ca_id) and d.organization_id = v.organization_id)) as ${sql.raw(FACTS[1])},
+      d.xmin::text as ${sql.raw(FACTS[2])}
     from ${sql.raw(unnestParameters(1, ['int', 'uuid', 'uuid', 'text', 'uuid']))}
       as v(admission, device_id, organization_id, fingerprint, ca_id)
     left join ${devices} d on d.id = v.device_id`).sql;
@@ -102,7 +104,7 @@ function admitStatementText(): string {
       update devices set last_connected_at = now()
       where id in (select checks.id from checks where ${ADMITTED} and checks.admission = any($6::int[]))
         and ${lastConnectedDue('')}
-      returning id, last_connected_at)`,
+      returning id, last_connected_at, xmin::text as row_version)`,
     `admission_events as materialized (
       select gen_random_uuid() as id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data
       from ${unnestParameters(7, ['int', 'uuid', 'text', 'text', 'text', 'text', 'text'])}
@@ -113,7 +115,9 @@ function admitStatementText(): string {
     ...eventRelationStatements('admission_events').map((text, i) => `hook${i} as (${text})`),
   ];
   return `with ${ctes.join(',\n')}
-    select checks.*, (select touched.last_connected_at::text from touched where touched.id = checks.id limit 1) as touched_at from checks`;
+    select checks.*, (select touched.last_connected_at::text from touched where touched.id = checks.id limit 1) as touched_at,
+      (select touched.row_version from touched where touched.id = checks.id limit 1) as touched_version
+    from checks`;
 }
 
 async function admitGroup(db: Executor, group: readonly Admission[]): Promise<AdmissionResult[]> {
@@ -133,7 +137,7 @@ async function admitGroup(db: Executor, group: readonly Admission[]): Promise<Ad
   ];
   admitStatement ??= admitStatementText();
   const rows = await queryArrayRows(db, ADMIT_NAME, admitStatement, values);
-  return resultsByAdmission(group, rows, [...CHECK_COLUMNS, 'touched_at']);
+  return resultsByAdmission(group, rows, [...CHECK_COLUMNS, 'touched_at', 'touched_version']);
 }
 
 /** Each admission's result from the statement's rows (arrays of `columns`, the first the admission's index). */
@@ -149,7 +153,8 @@ function resultOf(row: Record<string, unknown> | undefined): AdmissionResult {
   if (!row.certificate_registered) return { admitted: false, reason: 'certificate_not_registered', device };
   if (!row.ca_vouches) return { admitted: false, reason: 'unknown_ca', device };
   if (device.archived) return { admitted: false, reason: 'device_is_archived', device };
-  return { admitted: true, device };
+  // A row this statement touched has the version it wrote.
+  return { admitted: true, device, version: String(row.touched_version ?? row.row_version) };
 }
 
 const admissionGroups = groupsPerExecutor((db: Executor) => new StatementGroups<Admission, AdmissionResult>((group) => admitGroup(db, group)));
@@ -159,4 +164,39 @@ export function admitDevice(db: Executor, admission: Admission): Promise<Admissi
   // Inside a caller's transaction the writes belong to it alone: no grouping with other requests.
   if ('rollback' in db) return admitGroup(db, [admission]).then(([result]) => result);
   return admissionGroups(db).submit(admission);
+}
+
+/**
+ * A later request's admission, proven by the write of its own update check instead of a
+ * statement before it (device-api/connection-auth.ts, releases/check-writes.ts): the device row
+ * as the connection last read it, by its version, and the certificate the connection presented.
+ * The guard holds when the certificate is still registered to the device, the device is not
+ * archived and its row is the version read: the check was resolved on the row as it is, and the
+ * device would be admitted now. Any change to the row (PATCH, an archive, the device's own
+ * reported state, last_connected_at) gives it a new version, so the guard fails and the request
+ * is admitted the full way and its check resolved again; a false "changed" costs one statement,
+ * and a row keeps its version until it is written.
+ */
+export interface AdmissionGuard {
+  deviceId: string;
+  organizationId: string;
+  fingerprint: string;
+  /** AdmissionResult's `version` of the row the check resolved on. */
+  version: string;
+}
+
+/**
+ * The CTE `admission_guards_held`: the `ord` (from 1, in array order) of each guard that holds,
+ * as of the statement's snapshot, over five parameter arrays from `$first` (admissionGuardArrays).
+ */
+export function admissionGuardCte(first: number): string {
+  return `admission_guards_held as materialized (
+    select g.ord from ${unnestParameters(first, ['int8', 'uuid', 'uuid', 'text', 'text'])} as g(ord, device_id, organization_id, fingerprint, version)
+    join devices d on d.id = g.device_id and d.organization_id = g.organization_id and d.xmin = g.version::xid and not d.archived
+    where exists (select 1 from device_certificates dc where dc.fingerprint = g.fingerprint and dc.device_id = g.device_id))`;
+}
+
+/** The parameter arrays of admissionGuardCte for `guards`, numbered from 1. */
+export function admissionGuardArrays(guards: readonly AdmissionGuard[]): unknown[][] {
+  return [guards.map((_, i) => i + 1), guards.map((g) => g.deviceId), guards.map((g) => g.organizationId), guards.map((g) => g.fingerprint), guards.map((g) => g.version)];
 }

@@ -7,7 +7,10 @@
  *    goes straight to that statement: a reconnecting device costs one statement, shared with the
  *    other requests of the moment, before its request runs. If the database does not confirm the
  *    remembered device, the connection goes the full way, which finds the reason or the device.
- *  - `readmitDevice`, on every later request: the same statement without the event.
+ *  - `readmitDevice`, on a later request: the same statement without the event (connection-
+ *    auth.ts leaves most later update checks to prove their admission in their own write).
+ *
+ * Both answer the device row's version with it (admissions.ts AdmissionGuard).
  *
  * With `deferWrites` (the first request's route records the connection itself, see
  * connection-auth.ts), the admission statement only reads: the same checks, without the event and
@@ -38,6 +41,8 @@ export interface AdmittedDevice {
   ok: true;
   device: DeviceRow;
   fingerprint: string;
+  /** The device row's version as read (admissions.ts AdmissionResult). */
+  version: string;
 }
 
 function admissionOf(device: { id: string; organizationId: string }, ca: AdmittingCa, fingerprint: string, visit: Visit, touchDue: TouchDue): Admission {
@@ -59,8 +64,8 @@ export interface DeferredConnection extends PendingConnectionWrites {
   admission: Admission;
 }
 
-/** A new connection admitted by the read-only statement: its writes still to be recorded. */
-export type ConnectionOutcome = DeviceAuthOutcome | (DeviceAuthSuccess & { deferred?: Admission });
+/** A new connection's outcome; admitted, with the row's version and the writes still to be recorded when deferred. */
+export type ConnectionOutcome = DeviceAuthFailure | (DeviceAuthSuccess & { version: string; deferred?: Admission });
 
 /** The admission statement for `admission`: with its writes, or only its checks when they are deferred. */
 async function admitWith(platform: Platform, admission: Admission, deferWrites: boolean): Promise<AdmissionResult> {
@@ -79,7 +84,7 @@ export async function admitConnection(platform: Platform, peer: PeerCertificates
     const device = { id: known.deviceId, organizationId: known.ca.organizationId };
     const admission = admissionOf(device, known.ca, key.leafFingerprint, visit, touchDue);
     const result = await admitWith(platform, admission, deferWrites);
-    if (result.admitted) return { ok: true, device: result.device, fingerprint: key.leafFingerprint, via: 'registered_certificate', ca: known.ca, ...deferred(admission) };
+    if (result.admitted) return { ok: true, device: result.device, version: result.version, fingerprint: key.leafFingerprint, via: 'registered_certificate', ca: known.ca, ...deferred(admission) };
     verifiedChains.rememberDevice(key, null);
   }
   const outcome = await authenticateDevice(platform, peer);
@@ -89,12 +94,15 @@ export async function admitConnection(platform: Platform, peer: PeerCertificates
   // Refused here only when the device changed between the two statements (archived, say).
   if (!result.admitted) return refusal(result, outcome.device, outcome.fingerprint, outcome.ca.prn);
   if (key) verifiedChains.rememberDevice(key, result.device.id);
-  return { ...outcome, device: result.device, ...deferred(admission) };
+  return { ...outcome, device: result.device, version: result.version, ...deferred(admission) };
 }
 
-/** A later request on an admitted connection: its certificate may have been deleted, its device archived. */
-export async function readmitDevice(platform: Platform, device: DeviceRow, fingerprint: string, touchDue: TouchDue): Promise<AdmittedDevice | DeviceAuthFailure> {
-  const result = await admitDevice(platform.db, { deviceId: device.id, organizationId: device.organizationId, fingerprint, caId: null, touch: touchDue(device.id), event: null });
+/**
+ * A later request on an admitted connection: its certificate may have been deleted, its device
+ * archived. `touch`: last_connected_at is due (TouchDue said so).
+ */
+export async function readmitDevice(platform: Platform, device: DeviceRow, fingerprint: string, touch: boolean): Promise<AdmittedDevice | DeviceAuthFailure> {
+  const result = await admitDevice(platform.db, { deviceId: device.id, organizationId: device.organizationId, fingerprint, caId: null, touch, event: null });
   if (!result.admitted) return refusal(result, device, fingerprint, null);
-  return { ok: true, device: result.device, fingerprint };
+  return { ok: true, device: result.device, fingerprint, version: result.version };
 }

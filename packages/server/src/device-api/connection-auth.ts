@@ -6,6 +6,13 @@
  * the certificate is still registered and the device not archived. Sets `request.device` for
  * the routes (see device-routes.ts).
  *
+ * A later request to a route whose config says `confirmsAdmission` (GET /update) skips that
+ * statement: its check resolves on the row the connection last read and its write proves the
+ * admission (AuthenticatedDevice.admission, admissions.ts AdmissionGuard), so a device polling
+ * over a kept-alive connection costs one statement per check, not two. When the proof fails the
+ * request is admitted the full way and refused, or checked again on the row read. A request whose
+ * last_connected_at is due takes the full way, which writes it.
+ *
  * A route whose config says `recordsConnection` (GET /update) writes the connection's
  * `device.connected` and last_connected_at in its own statement: on such a first request the
  * admission only reads, and hands the writes over on `request.device.connection`. Whatever the
@@ -13,6 +20,9 @@
  * response leaves, so a connection's event is committed when its first answer arrives, as always.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthenticatedDevice } from '../device-routes';
+import type { GuardedAdmission } from '../releases/update-service';
+import type { DeferredConnection } from './connection-admission';
 import type { TLSSocket } from 'node:tls';
 import { peerCertificates } from '../certificates/tls-peer';
 import { LastConnectedThrottle } from '../devices/last-connected';
@@ -21,7 +31,8 @@ import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
 import { DeviceAuthFailureEvents } from './auth-events';
 import { admitDevice } from './admissions';
-import { admitConnection, readmitDevice, type ConnectionOutcome } from './connection-admission';
+import { admitConnection, readmitDevice, type AdmittedDevice, type ConnectionOutcome } from './connection-admission';
+import type { DeviceRow } from '../devices/schema';
 import type { DeviceAuthFailure } from './failures';
 import { monitoredHeaders } from './monitored-headers';
 
@@ -41,6 +52,8 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   const lastConnected = new LastConnectedThrottle();
   const touchDue = (deviceId: string) => lastConnected.due(deviceId);
   const outcomes = new WeakMap<object, Promise<ConnectionOutcome>>();
+  /** The device row each connection last read, with its version: what a later check resolves on. */
+  const lastRead = new WeakMap<object, { row: DeviceRow; version: string }>();
 
   /** The connection's outcome, and whether this request is the one that computed it. */
   function outcomeOf(request: FastifyRequest): { outcome: Promise<ConnectionOutcome>; first: boolean } {
@@ -54,6 +67,24 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     // A database error must not stick to the connection: the next request tries again.
     outcome.catch(() => outcomes.delete(socket));
     return { outcome, first: true };
+  }
+
+  function authenticated(row: DeviceRow, fingerprint: string, connection: DeferredConnection | null, admission: GuardedAdmission | null): AuthenticatedDevice {
+    return { row, organizationId: row.organizationId, prn: resourcePrn(row.organizationId, 'device', row.id), certificateFingerprint: fingerprint, connection, admission };
+  }
+
+  /** A later request's admission left for its check's write to prove, with the full way when it cannot. */
+  function guardedAdmission(request: FastifyRequest, read: { row: DeviceRow; version: string }, fingerprint: string): GuardedAdmission {
+    const { row, version } = read;
+    return {
+      guard: { deviceId: row.id, organizationId: row.organizationId, fingerprint, version },
+      confirm: async () => {
+        const readmitted = await readmitDevice(platform, row, fingerprint, false);
+        if (!readmitted.ok) return refuse(request, readmitted);
+        lastRead.set(request.raw.socket, { row: readmitted.device, version: readmitted.version });
+        return readmitted.device;
+      },
+    };
   }
 
   async function refuse(request: FastifyRequest, failure: DeviceAuthFailure): Promise<never> {
@@ -70,17 +101,24 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
       if (first) await refuse(request, result);
       throw refusal(result);
     }
-    const admitted = first ? result : await readmitDevice(platform, result.device, result.fingerprint, touchDue);
+    const socket = request.raw.socket;
+    const fingerprint = result.fingerprint;
+    let admitted: AdmittedDevice | DeviceAuthFailure = result;
+    if (!first) {
+      const read = lastRead.get(socket) ?? { row: result.device, version: result.version };
+      const touch = touchDue(read.row.id);
+      if (!touch && request.routeOptions.config?.confirmsAdmission === true) {
+        request.device = authenticated(read.row, fingerprint, null, guardedAdmission(request, read, fingerprint));
+        return;
+      }
+      // Admitted now, writing last_connected_at when due.
+      admitted = await readmitDevice(platform, read.row, fingerprint, touch);
+    }
     if (!admitted.ok) return refuse(request, admitted);
-    const device = admitted.device;
+    lastRead.set(socket, { row: admitted.device, version: admitted.version });
     const deferred = first && 'deferred' in result ? result.deferred : undefined;
-    request.device = {
-      row: device,
-      organizationId: device.organizationId,
-      prn: resourcePrn(device.organizationId, 'device', device.id),
-      certificateFingerprint: admitted.fingerprint,
-      connection: deferred?.event ? { writes: { event: deferred.event, touch: deferred.touch }, recorded: false, admission: deferred } : null,
-    };
+    const connection = deferred?.event ? { writes: { event: deferred.event, touch: deferred.touch }, recorded: false, admission: deferred } : null;
+    request.device = authenticated(admitted.device, fingerprint, connection, null);
   });
 
   // The connection's writes the route did not record, written alone before the answer leaves.

@@ -72,8 +72,9 @@ export const deviceApiRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/update', {
-    // The check's statement also records a new connection's device.connected (one commit for both).
-    config: { recordsConnection: true },
+    // The check's statement also records a new connection's device.connected (one commit for
+    // both), and proves a later request's admission (connection-auth.ts).
+    config: { recordsConnection: true, confirmsAdmission: true },
     schema: {
       tags: ['device'],
       summary: 'Check for an update',
@@ -93,7 +94,12 @@ export const deviceApiRoutes: ContextRoutes = (app, platform) => {
         releaseVersion: request.headers['canopy-release-version'],
       };
       // The device API records what the device reports on every check (`write`).
-      const check = await checkForUpdate(platform, device.row, reported, { write: true, actorPrn: device.prn, connection: device.connection ?? undefined });
+      const check = await checkForUpdate(platform, device.row, reported, {
+        write: true,
+        actorPrn: device.prn,
+        connection: device.connection ?? undefined,
+        admission: device.admission ?? undefined,
+      });
       // The service builds the answer field by field; its `status` is always set.
       return (await check.deviceAnswer(expand)) as Type.Static<typeof UpdateAnswer>;
     },

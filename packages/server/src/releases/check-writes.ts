@@ -17,6 +17,11 @@
  * admission.ts), so a device that connects to ask for an update costs one commit, not two. Those
  * writes do not depend on the check's claim: the device did connect.
  *
+ * A later request on a device's open connection may carry its admission as a guard instead
+ * (`guard`, device-api/admissions.ts AdmissionGuard): its events are kept only where the guard
+ * holds, and a check whose guard fails wrote nothing (`not_admitted`); its caller admits the
+ * device the full way and resolves again. Guarded checks write events only (update-service.ts).
+ *
  * Grouping never waits for company on an idle server: a check is sent with the next group to
  * leave, and a group leaves as soon as fewer than MAX_IN_FLIGHT groups are at the database and,
  * when some are, it has MIN_GROUP_WHEN_BUSY checks. An idle server writes each check at once; a
@@ -30,6 +35,7 @@ import { lastConnectedDue } from '../devices/last-connected';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
 import { CLAIM_CTES, claimArrays, type Claim } from './phase-claims';
 import { arrayParameter, unnestParameters } from '../db/array-parameters';
+import { admissionGuardArrays, admissionGuardCte, type AdmissionGuard } from '../device-api/admissions';
 
 /** The reported state a `write` check stores on the device. */
 export interface ReportedUpdate {
@@ -55,9 +61,11 @@ export interface CheckWrite {
   deviceUpdate: ReportedUpdate | null;
   /** A slot the check takes, with its `device.claimed_release`. */
   claim: { claim: Claim; event: NewEvent } | null;
+  /** The request's admission, proven by this statement (see above): events only. */
+  guard?: AdmissionGuard | null;
 }
 
-export type CheckWriteOutcome = 'written' | 'slot_refused';
+export type CheckWriteOutcome = 'written' | 'slot_refused' | 'not_admitted';
 
 /** Groups at the database at once per process: enough to overlap one group's commit with the next. */
 const MAX_IN_FLIGHT = 4;
@@ -85,30 +93,32 @@ function recordingCtes(): string[] {
 
 /**
  * The group's statement, ONE fixed text whatever the group holds: every value comes as a
- * parameter array (claims `$1`-`$4` for CLAIM_CTES, events `$5`-`$12`, device updates `$13`-`$17`,
- * devices whose last_connected_at is due `$18`), so PostgreSQL parses and plans it once per
- * connection instead of once per group. An event or device update with a `claim_ord` is kept
- * only when that claim is granted (claim_kept); one without belongs to a check that asked for no
- * claim, or to a connection. A device's reported state and its last_connected_at are ONE update
- * of its row (device_writes): two data-modifying CTEs updating the same row, only one would take
- * effect. Built on first use: the event hooks (webhook outbox rows) register when their modules
- * load.
+ * parameter array (claims `$1`-`$4` for CLAIM_CTES, events `$5`-`$13`, device updates `$14`-`$18`,
+ * devices whose last_connected_at is due `$19`, admission guards `$20`-`$24`), so PostgreSQL
+ * parses and plans it once per connection instead of once per group. An event or device update
+ * with a `claim_ord` is kept only when that claim is granted (claim_kept); one without belongs
+ * to a check that asked for no claim, or to a connection. An event with a `guard_ord` is kept
+ * only when that guard holds (admission_guards_held). A device's reported state and its
+ * last_connected_at are ONE update of its row (device_writes): two data-modifying CTEs updating
+ * the same row, only one would take effect. Built on first use: the event hooks (webhook outbox
+ * rows) register when their modules load.
  */
 let groupStatement: string | undefined;
 function groupStatementText(): string {
   const due = lastConnectedDue('d');
   return `with ${CLAIM_CTES},
+  ${admissionGuardCte(20)},
   check_events as materialized (
     select ${EVENT_SELECTION}
-    from ${unnestParameters(5, [...EVENT_TYPES, 'int8'])} as e(${EVENT_NAMES}, claim_ord)
-    where e.claim_ord is null or e.claim_ord in (select ord from claim_kept)
+    from ${unnestParameters(5, [...EVENT_TYPES, 'int8', 'int8'])} as e(${EVENT_NAMES}, claim_ord, guard_ord)
+    where (e.claim_ord is null or e.claim_ord in (select ord from claim_kept)) and ${GUARD_HELD}
   ),
   ${recordingCtes().join(',\n  ')},
   device_writes as (
     select coalesce(u.id, t.id) as id, u.id is not null and (u.claim_ord is null or u.claim_ord in (select ord from claim_kept)) as report,
       u.release_prn, u.bundle_prn, u.release_version, t.id is not null as touch
-    from ${unnestParameters(13, ['uuid', 'text', 'text', 'text', 'int8'])} as u(id, release_prn, bundle_prn, release_version, claim_ord)
-    full join unnest(${arrayParameter(18, 'uuid')}) as t(id) on t.id = u.id
+    from ${unnestParameters(14, ['uuid', 'text', 'text', 'text', 'int8'])} as u(id, release_prn, bundle_prn, release_version, claim_ord)
+    full join unnest(${arrayParameter(19, 'uuid')}) as t(id) on t.id = u.id
   ),
   written_devices as (
     update devices d set
@@ -120,43 +130,66 @@ function groupStatementText(): string {
     from device_writes w
     where d.id = w.id and (w.report or (w.touch and ${due}))
   )
-  select release_id::text, device_id::text from claim_granted`;
+  select 'claim', release_id::text, device_id::text from claim_granted
+  union all select 'guard', ord::text, null from admission_guards_held`;
 }
+
+/** An event is kept when it has no guard or its guard holds. */
+const GUARD_HELD = '(e.guard_ord is null or e.guard_ord in (select ord from admission_guards_held))';
 
 /**
  * The statement of a group that writes events only (no claim, no device row): the common case,
  * a device checking again and running what it reported before. The claim and device CTEs, even
  * empty, cost PostgreSQL about a quarter of the full statement's time (measured alone: 0.33-0.44
- * against 0.45-0.56 ms of backend CPU), which a small group pays nearly alone. Events `$1`-`$7`.
+ * against 0.45-0.56 ms of backend CPU), which a small group pays nearly alone. Events `$1`-`$8`
+ * (the last their guard_ord), admission guards `$9`-`$13`; answers the guards that held.
  */
 let eventsStatement: string | undefined;
 function eventsStatementText(): string {
-  return `with check_events as materialized (
+  return `with ${admissionGuardCte(9)},
+  check_events as materialized (
     select ${EVENT_SELECTION}
-    from ${unnestParameters(1, EVENT_TYPES)} as e(${EVENT_NAMES})
+    from ${unnestParameters(1, [...EVENT_TYPES, 'int8'])} as e(${EVENT_NAMES}, guard_ord)
+    where ${GUARD_HELD}
   ),
   ${recordingCtes().join(',\n  ')}
-  select 1 where false`;
+  select 'guard', ord::text, null from admission_guards_held`;
 }
 
-/** Writes `group` in one statement; answers the keys (`release|device`) of the claims granted. */
-async function writeGroup(db: Executor, group: readonly CheckWrite[]): Promise<Set<string>> {
+/** The keys of what a group's statement granted: claims (`claim|release|device`) and guards that held (`guard|ord`). */
+function grantedKeys(rows: unknown[][]): Set<string> {
+  return new Set(rows.map((row) => row.filter((cell) => cell !== null).join('|')));
+}
+
+/** Writes `group` in one statement; answers each write's outcome, in order. */
+async function writeGroup(db: Executor, group: readonly CheckWrite[]): Promise<CheckWriteOutcome[]> {
   const claims: Claim[] = [];
-  const events: { event: NewEvent; ord: number | null }[] = [];
+  const guards: AdmissionGuard[] = [];
+  const events: { event: NewEvent; ord: number | null; guardOrd: number | null }[] = [];
   const updates: { update: ReportedUpdate; ord: number | null }[] = [];
   const touched: string[] = [];
+  // Each write's guard number (from 1, as admission_guards_held counts), for its outcome.
+  const guardOrds: (number | null)[] = [];
   for (const write of group) {
     let ord: number | null = null;
+    let guardOrd: number | null = null;
     if (write.claim) {
       claims.push(write.claim.claim);
       ord = claims.length; // claim_wanted numbers its rows from 1
     }
+    if (write.guard) {
+      // Only events are gated by a guard: anything else would be written whether it holds or not.
+      if (write.claim || write.deviceUpdate || write.connection) throw new Error('a guarded check writes events only');
+      guards.push(write.guard);
+      guardOrd = guards.length;
+    }
+    guardOrds.push(guardOrd);
     if (write.connection) {
-      events.push({ event: write.connection.event, ord: null });
+      events.push({ event: write.connection.event, ord: null, guardOrd: null });
       if (write.connection.touch) touched.push(write.deviceId);
     }
-    for (const event of write.events) events.push({ event, ord });
-    if (write.claim) events.push({ event: write.claim.event, ord });
+    for (const event of write.events) events.push({ event, ord, guardOrd });
+    if (write.claim) events.push({ event: write.claim.event, ord, guardOrd });
     if (write.deviceUpdate) updates.push({ update: write.deviceUpdate, ord });
   }
   // Events of one statement share their inserted_at, and lists order them by (inserted_at, id):
@@ -171,30 +204,33 @@ async function writeGroup(db: Executor, group: readonly CheckWrite[]): Promise<S
     events.map((e) => e.event.resourcePrn),
     events.map((e) => JSON.stringify(e.event.data)),
   ];
+  let rows: unknown[][];
   if (claims.length === 0 && updates.length === 0 && touched.length === 0) {
     eventsStatement ??= eventsStatementText();
-    await queryArrayRows(db, 'release_check_events', eventsStatement, eventValues);
-    return new Set();
+    rows = await queryArrayRows(db, 'release_check_events', eventsStatement, [...eventValues, events.map((e) => e.guardOrd), ...admissionGuardArrays(guards)]);
+  } else {
+    const values = [
+      ...claimArrays(claims),
+      ...eventValues,
+      events.map((e) => e.ord),
+      events.map((e) => e.guardOrd),
+      updates.map((u) => u.update.deviceId),
+      updates.map((u) => u.update.releasePrn),
+      updates.map((u) => u.update.bundlePrn),
+      updates.map((u) => u.update.releaseVersion),
+      updates.map((u) => u.ord),
+      touched,
+      ...admissionGuardArrays(guards),
+    ];
+    groupStatement ??= groupStatementText();
+    rows = await queryArrayRows(db, 'release_check_writes', groupStatement, values);
   }
-  const values = [
-    ...claimArrays(claims),
-    ...eventValues,
-    events.map((e) => e.ord),
-    updates.map((u) => u.update.deviceId),
-    updates.map((u) => u.update.releasePrn),
-    updates.map((u) => u.update.bundlePrn),
-    updates.map((u) => u.update.releaseVersion),
-    updates.map((u) => u.ord),
-    touched,
-  ];
-  groupStatement ??= groupStatementText();
-  const rows = await queryArrayRows(db, 'release_check_writes', groupStatement, values);
-  return new Set(rows.map(([releaseId, deviceId]) => `${releaseId}|${deviceId}`));
-}
-
-function outcomeOf(write: CheckWrite, granted: Set<string>): CheckWriteOutcome {
-  if (!write.claim) return 'written';
-  return granted.has(`${write.claim.claim.releaseId}|${write.claim.claim.deviceId}`) ? 'written' : 'slot_refused';
+  const granted = grantedKeys(rows);
+  return group.map((write, i) => {
+    if (guardOrds[i] !== null && !granted.has(`guard|${guardOrds[i]}`)) return 'not_admitted';
+    if (!write.claim) return 'written';
+    return granted.has(`claim|${write.claim.claim.releaseId}|${write.claim.claim.deviceId}`) ? 'written' : 'slot_refused';
+  });
 }
 
 /**
@@ -205,10 +241,7 @@ function outcomeOf(write: CheckWrite, granted: Set<string>): CheckWriteOutcome {
 const groupsOf = groupsPerExecutor(
   (db: Executor) =>
     new StatementGroups<CheckWrite, CheckWriteOutcome>(
-      async (writes) => {
-        const granted = await writeGroup(db, writes);
-        return writes.map((write) => outcomeOf(write, granted));
-      },
+      (writes) => writeGroup(db, writes),
       { maxInFlight: MAX_IN_FLIGHT, maxGroup: MAX_GROUP, minGroupWhenBusy: MIN_GROUP_WHEN_BUSY, exclusiveKey: (write) => write.deviceId },
     ),
 );
@@ -217,6 +250,6 @@ const groupsOf = groupsPerExecutor(
 /** Writes one check's events, device update and claim; resolves once they are committed. */
 export async function writeCheck(db: Executor, write: CheckWrite): Promise<CheckWriteOutcome> {
   // Inside a caller's transaction the writes belong to it alone: no grouping with other checks.
-  if ('rollback' in db) return outcomeOf(write, await writeGroup(db, [write]));
+  if ('rollback' in db) return (await writeGroup(db, [write]))[0];
   return groupsOf(db).submit(write);
 }

@@ -21,6 +21,7 @@ import type { NewEvent } from '../events/service';
 import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
 import type { CheckDevice, CheckState } from './check-state';
+import type { AdmissionGuard } from '../device-api/admissions';
 import { writeCheck, type ConnectionWrites, type ReportedUpdate } from './check-writes';
 import type { Claim } from './phase-claims';
 import type { ResolutionResult } from './resolution-types';
@@ -43,6 +44,19 @@ export interface CheckOptions {
    * check's statement records them, and sets `recorded`, so they cost no commit of their own.
    */
   connection?: PendingConnectionWrites;
+  /**
+   * The device API's admission of a later request on an open connection, left for the check's
+   * write to prove (device-api/admissions.ts AdmissionGuard): the check resolves on the row the
+   * connection last read and keeps its events only where the guard holds. When it does not, or
+   * when the check would write more than events, `confirm` admits the device the full way (it
+   * throws the 401 when the device is refused) and the check resolves again on the row it read.
+   */
+  admission?: GuardedAdmission;
+}
+
+export interface GuardedAdmission {
+  guard: AdmissionGuard;
+  confirm(): Promise<CheckDevice>;
 }
 
 /** Connection writes waiting for a statement to carry them; `recorded` once one has. */
@@ -116,8 +130,10 @@ function checkedData(device: CheckDevice, devicePrn: string, reported: ReportedS
  * finish at the same time): `device.checked_for_release`, the `write` of the reported state and
  * its `device.release_changed`, their webhook outbox rows, and with a claim the claim row, its
  * slot and `device.claimed_release`, all kept only when the slot is granted (SlotRefused when not).
+ * With a guarded admission, `unconfirmed` when nothing was written because the guard did not
+ * hold, or because the check writes more than events (a guard proves events only).
  */
-async function recordCheck(db: Database, device: CheckDevice, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<void> {
+async function recordCheck(db: Database, device: CheckDevice, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<'written' | 'unconfirmed'> {
   const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
   const checked: NewEvent = {
     organizationId: device.organizationId,
@@ -141,15 +157,20 @@ async function recordCheck(db: Database, device: CheckDevice, reported: Reported
         };
   // Carried by the first attempt's statement only: kept whatever becomes of its claim.
   const connection = options.connection && !options.connection.recorded ? options.connection : null;
+  const guard = options.admission?.guard ?? null;
+  if (guard && (change || claimed || connection)) return 'unconfirmed';
   const outcome = await writeCheck(db, {
     deviceId: device.id,
     connection: connection?.writes ?? null,
     events: change?.event ? [checked, change.event] : [checked],
     deviceUpdate: change?.update ?? null,
     claim: claim && claimed ? { claim, event: claimed } : null,
+    guard,
   });
+  if (outcome === 'not_admitted') return 'unconfirmed';
   if (connection) connection.recorded = true;
   if (outcome === 'slot_refused') throw new SlotRefused();
+  return 'written';
 }
 
 /** The claim resolution asks for, with the phase value it decided with. */
@@ -166,9 +187,12 @@ function withLostSlots(input: LoadedCheck['input'], lost: ReadonlySet<string>): 
   return { ...input, phaseClaims: (id: string) => (lost.has(id) ? { ...fresh(id), claimCount: Number.POSITIVE_INFINITY } : fresh(id)) };
 }
 
-export async function checkForUpdate(platform: Platform, device: CheckDevice, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
+export async function checkForUpdate(platform: Platform, asked: CheckDevice, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
   const { db } = platform;
   const now = options.now ?? new Date();
+  // The device as the check resolves on it, and the admission its write is still to prove.
+  let device = asked;
+  let admission = options.admission;
   // Releases whose slot this check lost MAX_SLOT_RETRIES times: it answers as if they were full
   // rather than loop (the state re-read after each loss almost always shows them full anyway).
   const lost = new Set<string>();
@@ -178,7 +202,12 @@ export async function checkForUpdate(platform: Platform, device: CheckDevice, re
     const result = await resolveWithLookups(db, input, device.target);
     const claim = claimOf(device, loaded, result);
     try {
-      await recordCheck(db, device, reported, result, claim, options);
+      if ((await recordCheck(db, device, reported, result, claim, { ...options, admission })) === 'unconfirmed') {
+        // Admitted the full way (or refused by a throw), then resolved again on the row it read.
+        device = await admission!.confirm();
+        admission = undefined;
+        continue;
+      }
     } catch (error) {
       if (!(error instanceof SlotRefused) || claim === null) throw error;
       // Another check took the last slot (or the phase changed): resolve again from fresh state.

@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from '../support/server';
 import { expectPlannedOnce } from '../support/statement-plans';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { webhookDeliveries } from '../../src/webhooks/schema';
+import { writeCheck } from '../../src/releases/check-writes';
 
 let t: TestServer;
 let receiver: Receiver;
@@ -113,6 +114,58 @@ describe('admitDevice', () => {
     expect(results[0]).toMatchObject({ status: 'fulfilled', value: { admitted: true } });
     expect(results[1].status).toBe('rejected');
     expect(await deviceEvents(t.api, 'connected', good.prn)).toHaveLength(1);
+  });
+});
+
+describe('an admission guard on an update check\'s write', () => {
+  /** The guard of a later request on `d`'s connection, with the row version its last admission read. */
+  async function guardOf(d: { id: string; fingerprint: string }) {
+    const read = await admitDevice(t.server.platform.db, { ...newConnection(d), event: null, caId: null, touch: false });
+    if (!read.admitted) throw new Error('not admitted');
+    return { deviceId: d.id, organizationId: t.organizationId, fingerprint: d.fingerprint, version: read.version };
+  }
+
+  function checked(d: { id: string; prn: string }) {
+    return { organizationId: t.organizationId, type: 'device', subtype: 'checked_for_release', actorPrn: d.prn, resourcePrn: d.prn, data: { device: d.prn } };
+  }
+
+  it('keeps a check\'s events only where its guard holds, in a group of any kind', async () => {
+    const steady = await device('guard-steady');
+    const changed = await device('guard-changed');
+    const unregistered = await device('guard-unregistered');
+    const archived = await device('guard-archived');
+    const reporting = await device('guard-reporting');
+    const guards = [await guardOf(steady), await guardOf(changed), await guardOf(unregistered), await guardOf(archived)];
+    // Each made after its guard was read: a new row version, a deleted certificate, an archive.
+    await t.api('PATCH', `/devices/${changed.prn}`, { tags: ['moved'] });
+    const [record] = (await t.api('GET', `/device_certificates?device_prn=${unregistered.prn}`)).body.device_certificates;
+    await t.api('DELETE', `/device_certificates/${record.prn}`);
+    await t.api('PATCH', `/devices/${archived.prn}`, { archived: true });
+    const db = t.server.platform.db;
+    const guarded = [steady, changed, unregistered, archived].map((d, i) => ({ deviceId: d.id, events: [checked(d)], deviceUpdate: null, claim: null, guard: guards[i] }));
+
+    // Events only: the events statement. With a device update beside them: the full statement.
+    const eventsOnly = await Promise.all(guarded.slice(0, 2).map((write) => writeCheck(db, write)));
+    const reportedState = { deviceId: reporting.id, releasePrn: null, bundlePrn: null, releaseVersion: '2.0.0' };
+    const mixed = await Promise.all([...guarded.slice(2).map((write) => writeCheck(db, write)), writeCheck(db, { deviceId: reporting.id, events: [checked(reporting)], deviceUpdate: reportedState, claim: null })]);
+
+    expect(eventsOnly).toEqual(['written', 'not_admitted']);
+    expect(mixed).toEqual(['not_admitted', 'not_admitted', 'written']);
+    for (const [d, count] of [[steady, 1], [changed, 0], [unregistered, 0], [archived, 0], [reporting, 1]] as const) {
+      expect((await deviceEvents(t.api, 'checked_for_release', d.prn)).length, d.prn).toBe(count);
+    }
+  });
+
+  it('holds while the row is unchanged, and fails once the device\'s own check wrote to it', async () => {
+    const d = await device('guard-own-write');
+    const db = t.server.platform.db;
+    const guard = await guardOf(d);
+    expect(await writeCheck(db, { deviceId: d.id, events: [checked(d)], deviceUpdate: null, claim: null, guard })).toBe('written');
+    expect(await writeCheck(db, { deviceId: d.id, events: [checked(d)], deviceUpdate: null, claim: null, guard })).toBe('written');
+    await writeCheck(db, { deviceId: d.id, events: [], deviceUpdate: { deviceId: d.id, releasePrn: null, bundlePrn: null, releaseVersion: '3.0.0' }, claim: null });
+    expect(await writeCheck(db, { deviceId: d.id, events: [checked(d)], deviceUpdate: null, claim: null, guard })).toBe('not_admitted');
+    expect(await writeCheck(db, { deviceId: d.id, events: [checked(d)], deviceUpdate: null, claim: null, guard: await guardOf(d) })).toBe('written');
+    expect(await deviceEvents(t.api, 'checked_for_release', d.prn)).toHaveLength(3);
   });
 });
 

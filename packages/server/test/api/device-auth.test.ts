@@ -231,6 +231,32 @@ describe('device authentication', () => {
     }
   });
 
+  it('answers an open connection\'s next check on the device as it is now, and records nothing of a refused one', async () => {
+    const { device, certificate } = await enrolledDevice('dev-changed-while-connected');
+    const agent = deviceAgent(t, credentials(certificate));
+    const headers = { 'canopy-release-version': '1.0.0' };
+    const check = () => deviceRequest(t, '/update', { agent, headers });
+    try {
+      // The first check stores the reported version; the later ones prove their admission in their own write.
+      for (let i = 0; i < 3; i++) expect((await check()).body).toEqual({ status: 'no_update' });
+      expect((await t.api('PATCH', `/devices/${device.prn}`, { quarantined: true })).status).toBe(200);
+      expect((await check()).body).toEqual({ status: 'device_quarantine' });
+      expect((await check()).body).toEqual({ status: 'device_quarantine' });
+      expect((await t.api('PATCH', `/devices/${device.prn}`, { quarantined: false })).status).toBe(200);
+      expect((await check()).body).toEqual({ status: 'no_update' });
+      expect(await deviceEvents(t.api, 'checked_for_release', device.prn)).toHaveLength(6);
+
+      const [record] = (await t.api('GET', `/device_certificates?device_prn=${device.prn}`)).body.device_certificates;
+      await t.api('DELETE', `/device_certificates/${record.prn}`);
+      expectRefused(await check(), 'certificate_not_registered');
+      expect(await deviceEvents(t.api, 'checked_for_release', device.prn)).toHaveLength(6);
+      expect(await deviceEvents(t.api, 'authentication_failed', device.prn)).toHaveLength(1);
+      expect(await deviceEvents(t.api, 'connected', device.prn)).toHaveLength(1);
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it('refuses the next connection once the CA is deleted, by this server or behind its back', async () => {
     // Each device connects once first, so its verified chain is remembered (verified-chains.ts).
     const viaApi = await makeRootCa();
