@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatPrn, parsePrn, PRN_TYPES, resourceIdFromPrn, type Prn } from './prn';
+import { formatPrn, parsePrn, PRN_TYPES, resourceIdFromPrn, type Prn, type PrnType } from './prn';
 
 const uuid = fc.uuid().map((u) => u.toLowerCase());
 const prnArbitrary: fc.Arbitrary<Prn> = fc.oneof(
@@ -32,6 +32,38 @@ describe('prn', () => {
     ['prn:1:user:9a3b1f5e-7c1d-4e0a-9a4b-2f3c4d5e6f70:x', 'trailing segment'],
   ])('rejects %s (%s)', (value) => {
     expect(parsePrn(value)).toBeNull();
+  });
+
+  it('finds the same resource id as parsePrn, for prns and near misses alike', () => {
+    const byParsing = (value: unknown, type: PrnType, organizationId: string) => {
+      const prn = parsePrn(value);
+      return prn && prn.kind === 'resource' && prn.type === type && prn.organizationId === organizationId ? prn.id : null;
+    };
+    const organization = fc.oneof(uuid, fc.uuid().map((u) => u.toUpperCase()), fc.constantFrom('', 'x', 'a:b', 'user'));
+    const type = fc.constantFrom(...PRN_TYPES);
+    // Well-formed prns of the caller's or another organization and type; the caller's, edited (a
+    // character replaced, or characters dropped or added, anywhere); strings that are no prn at all.
+    const candidate = (org: string, expected: PrnType) => {
+      const own = fc.uuid().map((id) => formatPrn({ kind: 'resource', organizationId: org, type: expected, id: id.toLowerCase() }));
+      return fc.oneof(
+        fc.record({ kind: fc.constant('resource' as const), organizationId: fc.oneof(fc.constant(org), uuid), type: fc.oneof(fc.constant(expected), type), id: uuid }).map(formatPrn),
+        fc.tuple(own, fc.nat(), fc.constantFrom(':', '-', 'a', 'A', '0', 'x')).map(([prn, at, c]) => prn.slice(0, at % prn.length) + c + prn.slice((at % prn.length) + 1)),
+        fc.tuple(own, fc.nat(), fc.string({ maxLength: 2 }), fc.nat({ max: 2 })).map(
+          ([prn, at, insert, remove]) => prn.slice(0, at % (prn.length + 1)) + insert + prn.slice((at % (prn.length + 1)) + remove),
+        ),
+        prnArbitrary.map(formatPrn),
+        fc.anything(),
+      );
+    };
+    fc.assert(
+      fc.property(
+        organization.chain((org) => type.chain((expected) => candidate(org, expected).map((value) => ({ value, org, expected })))),
+        ({ value, org, expected }) => {
+          expect(resourceIdFromPrn(value, expected, org)).toBe(byParsing(value, expected, org));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('answers the id only for the expected type and organization', () => {

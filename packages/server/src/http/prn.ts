@@ -80,12 +80,33 @@ export function userPrn(id: string): string {
   return `prn:1:user:${id}`;
 }
 
+const UUID_LENGTH = 36;
+const RESOURCE_PRN_HEAD = 'prn:1:';
+
 /**
  * The id of a resource prn of the expected type that belongs to the caller's organization,
  * or null. A prn of another type or organization is indistinguishable from a missing one.
+ *
+ * The same answer as parsePrn's (prn.test.ts checks the two agree), without splitting the
+ * string: every read by prn goes through here, and the organization and the type fix every
+ * character before the id, so a few comparisons and one uuid check decide. Splitting made an
+ * array and five strings and ran the uuid pattern twice, per request.
  */
 export function resourceIdFromPrn(value: unknown, type: PrnType, organizationId: string): string | null {
-  const prn = parsePrn(value);
-  if (!prn || prn.kind !== 'resource' || prn.type !== type || prn.organizationId !== organizationId) return null;
-  return prn.id;
+  if (typeof value !== 'string') return null;
+  // prn:1:<organization>:<type>:<id>
+  const typeAt = RESOURCE_PRN_HEAD.length + organizationId.length + 1;
+  const idAt = typeAt + type.length + 1;
+  if (
+    value.length !== idAt + UUID_LENGTH ||
+    !value.startsWith(RESOURCE_PRN_HEAD) ||
+    !value.startsWith(organizationId, RESOURCE_PRN_HEAD.length) ||
+    value[typeAt - 1] !== ':' ||
+    !value.startsWith(type, typeAt) ||
+    value[idAt - 1] !== ':'
+  ) {
+    return null;
+  }
+  const id = value.slice(idAt);
+  return isUuid(id) && isUuid(organizationId) ? id : null;
 }
