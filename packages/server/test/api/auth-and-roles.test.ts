@@ -47,6 +47,33 @@ describe('API keys', () => {
   });
 });
 
+describe('which routes ask for a key', () => {
+  it('asks on every route but the public ones, HEAD included, and not on unknown routes', async () => {
+    const product = (await t.api('POST', '/products', { name: 'keyed' })).body.product;
+    const head = await t.api('HEAD', `/products/${product.prn}`, undefined, { key: null });
+    expect(head.status).toBe(401);
+    expect((await t.api('HEAD', `/products/${product.prn}`)).status).toBe(200);
+    expect((await t.api('GET', '/healthz', undefined, { key: null })).status).toBe(200);
+    expect((await t.api('GET', '/openapi.json', undefined, { key: null })).status).toBe(200);
+    const unknown = await t.api('GET', '/gadgets', undefined, { key: null });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.errors[0].code).toBe('not_found');
+  });
+
+  it('answers the request id header on refused requests too', async () => {
+    const refused = await t.api('GET', '/products', undefined, { key: null });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('asks a route\'s configured role of a key, whatever the method', async () => {
+    const write = await t.keyWithRole('write');
+    const refused = await t.api('GET', '/api_keys', undefined, { key: write });
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0]).toEqual({ code: 'unauthorized', context: { required_role: 'admin' } });
+  });
+});
+
 describe('roles', () => {
   it('lets a read key only read', async () => {
     const read = await t.keyWithRole('read');

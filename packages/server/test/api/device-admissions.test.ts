@@ -15,6 +15,7 @@ import { expectPlannedOnce } from '../support/statement-plans';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { webhookDeliveries } from '../../src/webhooks/schema';
 import { writeCheck } from '../../src/releases/check-writes';
+import type { NewEvent } from '../../src/events/service';
 
 let t: TestServer;
 let receiver: Receiver;
@@ -125,7 +126,7 @@ describe('an admission guard on an update check\'s write', () => {
     return { deviceId: d.id, organizationId: t.organizationId, fingerprint: d.fingerprint, version: read.version };
   }
 
-  function checked(d: { id: string; prn: string }) {
+  function checked(d: { id: string; prn: string }): NewEvent {
     return { organizationId: t.organizationId, type: 'device', subtype: 'checked_for_release', actorPrn: d.prn, resourcePrn: d.prn, data: { device: d.prn } };
   }
 
