@@ -20,19 +20,18 @@
  * response leaves, so a connection's event is committed when its first answer arrives, as always.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthenticatedDevice } from '../device-routes';
-import type { GuardedAdmission } from '../releases/update-service';
-import type { DeferredConnection } from './connection-admission';
 import type { TLSSocket } from 'node:tls';
 import { peerCertificates } from '../certificates/tls-peer';
+import type { AuthenticatedDevice } from '../device-routes';
 import { LastConnectedThrottle } from '../devices/last-connected';
+import type { DeviceRow } from '../devices/schema';
 import { ApiError } from '../http/errors';
 import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
+import type { GuardedAdmission } from '../releases/update-service';
 import { DeviceAuthFailureEvents } from './auth-events';
 import { admitDevice } from './admissions';
-import { admitConnection, readmitDevice, type AdmittedDevice, type ConnectionOutcome } from './connection-admission';
-import type { DeviceRow } from '../devices/schema';
+import { admitConnection, readmitDevice, type AdmittedDevice, type ConnectionOutcome, type DeferredConnection } from './connection-admission';
 import type { DeviceAuthFailure } from './failures';
 import { monitoredHeaders } from './monitored-headers';
 
@@ -41,6 +40,12 @@ function refusal(failure: DeviceAuthFailure): ApiError {
   if (failure.detail) context.detail = failure.detail;
   if (failure.position) context.position = failure.position;
   return new ApiError(401, [{ code: 'unauthenticated', context }]);
+}
+
+/** A device row as a connection read it, with its version (admissions.ts AdmissionResult). */
+interface RowRead {
+  row: DeviceRow;
+  version: string;
 }
 
 function isTlsSocket(socket: unknown): socket is TLSSocket {
@@ -53,7 +58,7 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   const touchDue = (deviceId: string) => lastConnected.due(deviceId);
   const outcomes = new WeakMap<object, Promise<ConnectionOutcome>>();
   /** The device row each connection last read, with its version: what a later check resolves on. */
-  const lastRead = new WeakMap<object, { row: DeviceRow; version: string }>();
+  const lastRead = new WeakMap<object, RowRead>();
 
   /** The connection's outcome, and whether this request is the one that computed it. */
   function outcomeOf(request: FastifyRequest): { outcome: Promise<ConnectionOutcome>; first: boolean } {
@@ -74,7 +79,7 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   }
 
   /** A later request's admission left for its check's write to prove, with the full way when it cannot. */
-  function guardedAdmission(request: FastifyRequest, read: { row: DeviceRow; version: string }, fingerprint: string): GuardedAdmission {
+  function guardedAdmission(request: FastifyRequest, read: RowRead, fingerprint: string): GuardedAdmission {
     const { row, version } = read;
     return {
       guard: { deviceId: row.id, organizationId: row.organizationId, fingerprint, version },
