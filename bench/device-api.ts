@@ -12,6 +12,8 @@
  * Both loads are raw TLS (lib/raw-http.ts), so the client takes as little of the 2 cores as it can.
  * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
  * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only, BENCH_SKIP_HANDSHAKES=1 the keep-alive load only.
+ * BENCH_MARK=<file> writes that file when Canopy's measured handshake load starts, so a profiler
+ * (perf record -a) can be attached to that load alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -186,6 +188,7 @@ await withDatabase(async (databaseUrl) => {
     // after a warm-up, the devices reconnecting in turn: the figure the target is about.
     const firstContacts = SKIP_HANDSHAKES ? null : await handshakeLoad({ ...handshakeOptions, ...measured, once: true });
     if (!SKIP_HANDSHAKES) await handshakeLoad({ ...handshakeOptions, url, ca: serverCa, headers, seconds: WARM_UP_SECONDS });
+    if (process.env.BENCH_MARK) fs.writeFileSync(process.env.BENCH_MARK, 'handshakes');
     const handshakes = SKIP_HANDSHAKES ? null : await withCommitsPerRequest(databaseUrl, () => handshakeLoad({ ...handshakeOptions, ...measured }));
 
     console.log(`\nGET /update over mTLS, ${DEVICES} registered devices on PostgreSQL, ${CONNECTIONS} keep-alive connections, ${SECONDS} s, ${os.cpus().length} cores`);
