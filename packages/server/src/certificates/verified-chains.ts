@@ -6,14 +6,22 @@
  * What is remembered is what the certificate bytes decide: which registered CA signed the
  * chain (its id, immutable with its certificate), the leaf's summary, and the window in which
  * every certificate of the chain is valid; and, as a hint only, the device the leaf was last
- * admitted as. Whether that CA is still registered, and whether the leaf is a registered
- * certificate of that device, is asked of the database on every new connection (a wrong hint
- * just sends the connection the full way), so a deletion in any server process takes effect at
- * once. Deleting a CA or device certificate in this process also drops its entries here, so
+ * admitted as, with its row as that admission read it. Whether that CA is still registered, and
+ * whether the leaf is a registered certificate of that device, is asked of the database on every
+ * new connection, by a statement before the request or by its update check's own write (a wrong
+ * hint just sends the connection the full way), so a deletion in any server process takes effect
+ * at once. Deleting a CA or device certificate in this process also drops its entries here, so
  * they do not linger until evicted.
  */
 import { createHash, type X509Certificate } from 'node:crypto';
+import type { DeviceRow } from './device-certificate-lookup';
 import { summarizeCertificate, type CertificateSummary } from './pem';
+
+/** A device row as an admission read it, with its version (device-api/admissions.ts AdmissionResult). */
+export interface RowRead {
+  row: DeviceRow;
+  version: string;
+}
 
 export interface VerifiedChain {
   ca: { id: string; organizationId: string; prn: string };
@@ -21,8 +29,8 @@ export interface VerifiedChain {
   /** The latest notBefore and earliest notAfter over the leaf, the intermediates and the CA. */
   validFrom: Date;
   validUntil: Date;
-  /** The device the leaf was last admitted as in this process (checked by the database on use). */
-  deviceId?: string;
+  /** The device the leaf was last admitted as in this process, as read then (checked by the database on use). */
+  device?: RowRead;
 }
 
 /** The leaf's SHA-256 fingerprint (upper-case hex, as stored) and a digest of what followed it. */
@@ -87,11 +95,11 @@ export class VerifiedChainCache {
   }
 
   /** Remembers (or, with null, forgets) the device a chain's leaf was admitted as. */
-  rememberDevice(key: ChainKey, deviceId: string | null): void {
+  rememberDevice(key: ChainKey, device: RowRead | null): void {
     const entry = this.entries.get(key.key);
     if (!entry) return;
-    if (deviceId === null) delete entry.deviceId;
-    else entry.deviceId = deviceId;
+    if (device === null) delete entry.device;
+    else entry.device = device;
   }
 
   /** Forgets one chain, e.g. after the database no longer knows its CA. */

@@ -167,14 +167,16 @@ export function admitDevice(db: Executor, admission: Admission): Promise<Admissi
 }
 
 /**
- * A later request's admission, proven by the write of its own update check instead of a
- * statement before it (device-api/connection-auth.ts, releases/check-writes.ts): the device row
- * as the connection last read it, by its version, and the certificate the connection presented.
- * The guard holds when the certificate is still registered to the device, the device is not
- * archived and its row is the version read: the check was resolved on the row as it is, and the
- * device would be admitted now. Any change to the row (PATCH, an archive, the device's own
- * reported state, last_connected_at) gives it a new version, so the guard fails and the request
- * is admitted the full way and its check resolved again; a false "changed" costs one statement,
+ * A request's admission, proven by the write of its own update check instead of a statement
+ * before it (device-api/connection-auth.ts, releases/check-writes.ts): the device row as the
+ * connection last read it (or, on a reconnecting device's new connection, as this process last
+ * admitted it), by its version, and the certificate the connection presented. The guard holds
+ * when the certificate is still registered to the device, the device belongs to the organization
+ * and is not archived, its row is the version read, and on a new connection the CA that vouched
+ * for the chain is still registered: the check was resolved on the row as it is, and the device
+ * would be admitted now. Any change to the row (PATCH, an archive, the device's own reported
+ * state, last_connected_at) gives it a new version, so the guard fails and the request is
+ * admitted the full way and its check resolved again; a false "changed" costs one statement,
  * and a row keeps its version until it is written.
  */
 export interface AdmissionGuard {
@@ -183,20 +185,30 @@ export interface AdmissionGuard {
   fingerprint: string;
   /** AdmissionResult's `version` of the row the check resolved on. */
   version: string;
+  /** A new connection: the registered CA its chain verified against, which must still be registered. */
+  caId: string | null;
 }
 
 /**
  * The CTE `admission_guards_held`: the `ord` (from 1, in array order) of each guard that holds,
- * as of the statement's snapshot, over five parameter arrays from `$first` (admissionGuardArrays).
+ * as of the statement's snapshot, over six parameter arrays from `$first` (admissionGuardArrays).
  */
 export function admissionGuardCte(first: number): string {
   return `admission_guards_held as materialized (
-    select g.ord from ${unnestParameters(first, ['int8', 'uuid', 'uuid', 'text', 'text'])} as g(ord, device_id, organization_id, fingerprint, version)
+    select g.ord from ${unnestParameters(first, ['int8', 'uuid', 'uuid', 'text', 'text', 'uuid'])} as g(ord, device_id, organization_id, fingerprint, version, ca_id)
     join devices d on d.id = g.device_id and d.organization_id = g.organization_id and d.xmin = g.version::xid and not d.archived
-    where exists (select 1 from device_certificates dc where dc.fingerprint = g.fingerprint and dc.device_id = g.device_id))`;
+    where exists (select 1 from device_certificates dc where dc.fingerprint = g.fingerprint and dc.device_id = g.device_id)
+      and (g.ca_id is null or exists (select 1 from ca_certificates c where c.id = g.ca_id)))`;
 }
 
 /** The parameter arrays of admissionGuardCte for `guards`, numbered from 1. */
 export function admissionGuardArrays(guards: readonly AdmissionGuard[]): unknown[][] {
-  return [guards.map((_, i) => i + 1), guards.map((g) => g.deviceId), guards.map((g) => g.organizationId), guards.map((g) => g.fingerprint), guards.map((g) => g.version)];
+  return [
+    guards.map((_, i) => i + 1),
+    guards.map((g) => g.deviceId),
+    guards.map((g) => g.organizationId),
+    guards.map((g) => g.fingerprint),
+    guards.map((g) => g.version),
+    guards.map((g) => g.caId),
+  ];
 }

@@ -7,6 +7,13 @@
  *    goes straight to that statement: a reconnecting device costs one statement, shared with the
  *    other requests of the moment, before its request runs. If the database does not confirm the
  *    remembered device, the connection goes the full way, which finds the reason or the device.
+ *  - `speculate` (the first request's route proves its admission with its update check's write,
+ *    connection-auth.ts): a remembered device is not asked of the database at all. The outcome
+ *    is `unconfirmed`: the device row as this process last admitted it, for the check to resolve
+ *    on and its write to prove (admissions.ts AdmissionGuard, with the CA that vouched). So a
+ *    reconnecting device that asks for an update costs one statement, not two. Whatever its write
+ *    cannot prove, the outcome's `confirm` admits the full way, as without `speculate`. Not when
+ *    last_connected_at is due: that write belongs to the admission.
  *  - `readmitDevice`, on a later request: the same statement without the event (connection-
  *    auth.ts leaves most later update checks to prove their admission in their own write).
  *
@@ -17,7 +24,7 @@
  * last_connected_at, which are handed back (`deferred`) for the route's own statement to write,
  * so the connection costs one commit instead of two.
  */
-import { chainKey, verifiedChains, type ChainKey } from '../certificates/verified-chains';
+import { chainKey, verifiedChains, type ChainKey, type RowRead } from '../certificates/verified-chains';
 import type { PeerCertificates } from '../certificates/tls-peer';
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
 import { resourcePrn } from '../http/prn';
@@ -64,8 +71,41 @@ export interface DeferredConnection extends PendingConnectionWrites {
   admission: Admission;
 }
 
-/** A new connection's outcome; admitted, with the row's version and the writes still to be recorded when deferred. */
-export type ConnectionOutcome = DeviceAuthFailure | (DeviceAuthSuccess & { version: string; deferred?: Admission });
+/** A connection admitted, with the row's version and, when deferred, the writes still to be recorded. */
+export type AdmittedConnection = DeviceAuthSuccess & { version: string; deferred?: Admission };
+
+/**
+ * A connection whose admission its first request's check is to prove (`speculate`): the device
+ * row as this process last admitted it, and that row's version. `confirm` admits it the full way
+ * when the check's write cannot prove it: the connection's writes deferred, or, `withWrites`, in
+ * the admission statement (the route recorded nothing).
+ */
+export interface UnconfirmedConnection extends DeviceAuthSuccess {
+  version: string;
+  deferred: Admission;
+  unconfirmed: true;
+  confirm(withWrites: boolean): Promise<AdmittedConnection | DeviceAuthFailure>;
+}
+
+/** A new connection's outcome. */
+export type ConnectionOutcome = DeviceAuthFailure | AdmittedConnection | UnconfirmedConnection;
+
+export function isUnconfirmed(outcome: ConnectionOutcome): outcome is UnconfirmedConnection {
+  return 'unconfirmed' in outcome;
+}
+
+/** An unconfirmed connection its check's write proved: admitted as the row remembered. */
+export function admittedAsRemembered(outcome: UnconfirmedConnection): AdmittedConnection {
+  const { deferred: _deferred, unconfirmed: _unconfirmed, confirm: _confirm, ...admitted } = outcome;
+  return admitted;
+}
+
+export interface ConnectionOptions {
+  /** The first request's route records the connection's writes in its own statement. */
+  deferWrites: boolean;
+  /** It also proves the admission with that statement (see above); needs deferWrites. */
+  speculate: boolean;
+}
 
 /** The admission statement for `admission`: with its writes, or only its checks when they are deferred. */
 async function admitWith(platform: Platform, admission: Admission, deferWrites: boolean): Promise<AdmissionResult> {
@@ -76,15 +116,37 @@ function refusal(result: Extract<AdmissionResult, { admitted: false }>, device: 
   return authFailure(result.reason, { organizationId: device.organizationId, devicePrn: resourcePrn(device.organizationId, 'device', device.id), caPrn, fingerprint });
 }
 
-export async function admitConnection(platform: Platform, peer: PeerCertificates, visit: Visit, touchDue: TouchDue, deferWrites = false): Promise<ConnectionOutcome> {
+const DIRECT: ConnectionOptions = { deferWrites: false, speculate: false };
+
+export async function admitConnection(platform: Platform, peer: PeerCertificates, visit: Visit, touchDue: TouchDue, options = DIRECT): Promise<ConnectionOutcome> {
+  const key = peer.leaf ? chainKey(peer.leaf, peer.intermediates) : null;
+  const known = key ? verifiedChains.get(key) : null;
+  if (options.speculate && options.deferWrites && key && known?.device) {
+    const remembered = known.device;
+    const admission = admissionOf({ id: remembered.row.id, organizationId: known.ca.organizationId }, known.ca, key.leafFingerprint, visit, touchDue);
+    if (!admission.touch) {
+      const confirm = (withWrites: boolean) => admitFully(platform, peer, visit, () => false, !withWrites);
+      return { ok: true, device: remembered.row, version: remembered.version, fingerprint: key.leafFingerprint, via: 'registered_certificate', ca: known.ca, deferred: admission, unconfirmed: true, confirm };
+    }
+    // last_connected_at is due: this request's admission writes it (the throttle said so once).
+    return admitFully(platform, peer, visit, () => true, options.deferWrites);
+  }
+  return admitFully(platform, peer, visit, touchDue, options.deferWrites);
+}
+
+async function admitFully(platform: Platform, peer: PeerCertificates, visit: Visit, touchDue: TouchDue, deferWrites: boolean): Promise<AdmittedConnection | DeviceAuthFailure> {
   const key: ChainKey | null = peer.leaf ? chainKey(peer.leaf, peer.intermediates) : null;
   const known = key ? verifiedChains.get(key) : null;
   const deferred = (admission: Admission) => (deferWrites ? { deferred: admission } : {});
-  if (key && known?.deviceId) {
-    const device = { id: known.deviceId, organizationId: known.ca.organizationId };
+  const remember = (read: RowRead) => key && verifiedChains.rememberDevice(key, read);
+  if (key && known?.device) {
+    const device = { id: known.device.row.id, organizationId: known.ca.organizationId };
     const admission = admissionOf(device, known.ca, key.leafFingerprint, visit, touchDue);
     const result = await admitWith(platform, admission, deferWrites);
-    if (result.admitted) return { ok: true, device: result.device, version: result.version, fingerprint: key.leafFingerprint, via: 'registered_certificate', ca: known.ca, ...deferred(admission) };
+    if (result.admitted) {
+      remember({ row: result.device, version: result.version });
+      return { ok: true, device: result.device, version: result.version, fingerprint: key.leafFingerprint, via: 'registered_certificate', ca: known.ca, ...deferred(admission) };
+    }
     verifiedChains.rememberDevice(key, null);
   }
   const outcome = await authenticateDevice(platform, peer);
@@ -93,7 +155,7 @@ export async function admitConnection(platform: Platform, peer: PeerCertificates
   const result = await admitWith(platform, admission, deferWrites);
   // Refused here only when the device changed between the two statements (archived, say).
   if (!result.admitted) return refusal(result, outcome.device, outcome.fingerprint, outcome.ca.prn);
-  if (key) verifiedChains.rememberDevice(key, result.device.id);
+  remember({ row: result.device, version: result.version });
   return { ...outcome, device: result.device, version: result.version, ...deferred(admission) };
 }
 

@@ -18,10 +18,20 @@
  * admission only reads, and hands the writes over on `request.device.connection`. Whatever the
  * route does not record (it answered 400 before its check, say) is written alone before the
  * response leaves, so a connection's event is committed when its first answer arrives, as always.
+ *
+ * When that route also confirms admissions, a reconnecting device's first request is not admitted
+ * by a statement either (connection-admission.ts `speculate`): its check resolves on the row this
+ * process last admitted the device with, and its write proves the admission, `device.connected`
+ * included. The connection's later requests wait until the first has settled it: proven by the
+ * write, admitted the full way when the write could not prove it (or refused: 401), or, when the
+ * route wrote nothing (a 400 before its check), admitted with its writes before the answer
+ * leaves. A refusal found then does not turn that answer into a 401, as on a later request; it
+ * is recorded, and the connection's next request gets the 401.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import { peerCertificates } from '../certificates/tls-peer';
+import type { RowRead } from '../certificates/verified-chains';
 import type { AuthenticatedDevice } from '../device-routes';
 import { LastConnectedThrottle } from '../devices/last-connected';
 import type { DeviceRow } from '../devices/schema';
@@ -31,7 +41,16 @@ import type { Platform } from '../platform';
 import type { GuardedAdmission } from '../releases/update-service';
 import { DeviceAuthFailureEvents } from './auth-events';
 import { admitDevice } from './admissions';
-import { admitConnection, readmitDevice, type AdmittedDevice, type ConnectionOutcome, type DeferredConnection } from './connection-admission';
+import {
+  admitConnection,
+  admittedAsRemembered,
+  isUnconfirmed,
+  readmitDevice,
+  type AdmittedDevice,
+  type ConnectionOutcome,
+  type DeferredConnection,
+  type UnconfirmedConnection,
+} from './connection-admission';
 import type { DeviceAuthFailure } from './failures';
 import { monitoredHeaders } from './monitored-headers';
 
@@ -42,12 +61,6 @@ function refusal(failure: DeviceAuthFailure): ApiError {
   return new ApiError(401, [{ code: 'unauthenticated', context }]);
 }
 
-/** A device row as a connection read it, with its version (admissions.ts AdmissionResult). */
-interface RowRead {
-  row: DeviceRow;
-  version: string;
-}
-
 function isTlsSocket(socket: unknown): socket is TLSSocket {
   return typeof (socket as TLSSocket | undefined)?.getPeerX509Certificate === 'function';
 }
@@ -56,9 +69,12 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   const failures = new DeviceAuthFailureEvents(platform);
   const lastConnected = new LastConnectedThrottle();
   const touchDue = (deviceId: string) => lastConnected.due(deviceId);
+  /** Each connection's outcome, as its later requests see it. */
   const outcomes = new WeakMap<object, Promise<ConnectionOutcome>>();
   /** The device row each connection last read, with its version: what a later check resolves on. */
   const lastRead = new WeakMap<object, RowRead>();
+  /** Connections whose first request is still to prove their admission: the outcome, and how to settle it for the rest. */
+  const unsettled = new WeakMap<object, { outcome: UnconfirmedConnection; settle(result: ConnectionOutcome | Promise<ConnectionOutcome>): void }>();
 
   /** The connection's outcome, and whether this request is the one that computed it. */
   function outcomeOf(request: FastifyRequest): { outcome: Promise<ConnectionOutcome>; first: boolean } {
@@ -66,12 +82,31 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     const known = outcomes.get(socket);
     if (known) return { outcome: known, first: false };
     const peer = isTlsSocket(socket) ? peerCertificates(socket) : { leaf: undefined, intermediates: [] };
-    const deferWrites = request.routeOptions.config?.recordsConnection === true;
-    const outcome = admitConnection(platform, peer, { ip: request.ip, headers: monitoredHeaders(request.headers) }, touchDue, deferWrites);
-    outcomes.set(socket, outcome);
+    const config = request.routeOptions.config;
+    const deferWrites = config?.recordsConnection === true;
+    const options = { deferWrites, speculate: deferWrites && config?.confirmsAdmission === true };
+    const outcome = admitConnection(platform, peer, { ip: request.ip, headers: monitoredHeaders(request.headers) }, touchDue, options);
+    let resolveSettled: (result: ConnectionOutcome | Promise<ConnectionOutcome>) => void = () => {};
+    const settled = new Promise<ConnectionOutcome>((resolve) => (resolveSettled = resolve));
+    // The later requests see an unconfirmed outcome only once the first request has settled it.
+    const forLater = outcome.then((result) => {
+      if (!isUnconfirmed(result)) return result;
+      unsettled.set(socket, { outcome: result, settle: resolveSettled });
+      return settled;
+    });
+    outcomes.set(socket, forLater);
     // A database error must not stick to the connection: the next request tries again.
-    outcome.catch(() => outcomes.delete(socket));
+    forLater.catch(() => outcomes.delete(socket));
     return { outcome, first: true };
+  }
+
+  /** Settles an unconfirmed connection for its later requests: admitted, refused, or (a rejection) not decided. */
+  function settle(socket: object, result: ConnectionOutcome | Promise<ConnectionOutcome>): void {
+    const pending = unsettled.get(socket);
+    if (!pending) return;
+    unsettled.delete(socket);
+    if (!(result instanceof Promise) && result.ok) lastRead.set(socket, { row: result.device, version: result.version });
+    pending.settle(result);
   }
 
   function authenticated(row: DeviceRow, fingerprint: string, connection: DeferredConnection | null, admission: GuardedAdmission | null): AuthenticatedDevice {
@@ -82,7 +117,7 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   function guardedAdmission(request: FastifyRequest, read: RowRead, fingerprint: string): GuardedAdmission {
     const { row, version } = read;
     return {
-      guard: { deviceId: row.id, organizationId: row.organizationId, fingerprint, version },
+      guard: { deviceId: row.id, organizationId: row.organizationId, fingerprint, version, caId: null },
       confirm: async () => {
         const readmitted = await readmitDevice(platform, row, fingerprint, false);
         if (!readmitted.ok) return refuse(request, readmitted);
@@ -90,6 +125,47 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
         return readmitted.device;
       },
     };
+  }
+
+  /** A reconnecting device's first request, admitted by its check's write, or the full way when that cannot prove it. */
+  function provenConnection(request: FastifyRequest, outcome: UnconfirmedConnection, connection: DeferredConnection): GuardedAdmission {
+    const socket = request.raw.socket;
+    return {
+      guard: { deviceId: outcome.device.id, organizationId: outcome.ca.organizationId, fingerprint: outcome.fingerprint, version: outcome.version, caId: outcome.ca.id },
+      confirm: async () => {
+        const confirming = outcome.confirm(false);
+        settle(socket, confirming);
+        const confirmed = await confirming;
+        if (!confirmed.ok) {
+          // A refused connection has nothing to record but its refusal.
+          connection.recorded = true;
+          return refuse(request, confirmed);
+        }
+        // The connection's writes are the admitted device's (its certificate may have moved to another since this process remembered it).
+        const deferred = confirmed.deferred;
+        if (deferred?.event) {
+          connection.writes = { event: deferred.event, touch: deferred.touch };
+          connection.admission = deferred;
+        }
+        return confirmed.device;
+      },
+    };
+  }
+
+  /**
+   * Before a speculative first request's answer leaves: its outcome for the connection's later
+   * requests. Proven when its check recorded the connection; else (the route wrote nothing)
+   * admitted now with the connection's writes, or refused, which is recorded.
+   */
+  async function settleUnconfirmed(request: FastifyRequest, connection: DeferredConnection): Promise<void> {
+    const socket = request.raw.socket;
+    const pending = unsettled.get(socket)!;
+    if (connection.recorded) return settle(socket, admittedAsRemembered(pending.outcome));
+    const confirming = pending.outcome.confirm(true);
+    settle(socket, confirming);
+    const confirmed = await confirming;
+    if (!confirmed.ok) return failures.failed(confirmed, request.ip).catch((error) => request.log.error({ err: error }, 'could not record authentication failure'));
+    connection.recorded = true;
   }
 
   async function refuse(request: FastifyRequest, failure: DeviceAuthFailure): Promise<never> {
@@ -108,6 +184,11 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     }
     const socket = request.raw.socket;
     const fingerprint = result.fingerprint;
+    if (isUnconfirmed(result)) {
+      const connection = { writes: { event: result.deferred.event!, touch: result.deferred.touch }, recorded: false, admission: result.deferred };
+      request.device = authenticated(result.device, fingerprint, connection, provenConnection(request, result, connection));
+      return;
+    }
     let admitted: AdmittedDevice | DeviceAuthFailure = result;
     if (!first) {
       const read = lastRead.get(socket) ?? { row: result.device, version: result.version };
@@ -126,15 +207,21 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     request.device = authenticated(admitted.device, fingerprint, connection, null);
   });
 
-  // The connection's writes the route did not record, written alone before the answer leaves.
+  // The connection's writes the route did not record, written alone before the answer leaves
+  // (with a speculative first request's admission, when its check did not prove it).
   app.addHook('onSend', (request, _reply, payload, done) => {
     const connection = request.device?.connection;
-    if (!connection || connection.recorded) return done(null, payload);
-    admitDevice(platform.db, connection.admission).then(
-      () => {
-        connection.recorded = true;
-        done(null, payload);
-      },
+    if (!connection) return done(null, payload);
+    const written = unsettled.has(request.raw.socket)
+      ? settleUnconfirmed(request, connection)
+      : connection.recorded
+        ? null
+        : admitDevice(platform.db, connection.admission).then(() => {
+            connection.recorded = true;
+          });
+    if (!written) return done(null, payload);
+    written.then(
+      () => done(null, payload),
       (error) => done(error),
     );
   });

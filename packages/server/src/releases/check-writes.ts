@@ -17,10 +17,12 @@
  * admission.ts), so a device that connects to ask for an update costs one commit, not two. Those
  * writes do not depend on the check's claim: the device did connect.
  *
- * A later request on a device's open connection may carry its admission as a guard instead
- * (`guard`, device-api/admissions.ts AdmissionGuard): its events are kept only where the guard
- * holds, and a check whose guard fails wrote nothing (`not_admitted`); its caller admits the
- * device the full way and resolves again. Guarded checks write events only (update-service.ts).
+ * A check may carry its request's admission as a guard instead of having been admitted before
+ * (`guard`, device-api/admissions.ts AdmissionGuard: a later request on an open connection, or
+ * a reconnecting device's first): its events, its connection's `device.connected` included, are
+ * kept only where the guard holds, and a check whose guard fails wrote nothing (`not_admitted`);
+ * its caller admits the device the full way and resolves again. Guarded checks write events only
+ * (update-service.ts).
  *
  * Grouping never waits for company on an idle server: a check is sent with the next group to
  * leave, and a group leaves as soon as fewer than MAX_IN_FLIGHT groups are at the database and,
@@ -61,7 +63,7 @@ export interface CheckWrite {
   deviceUpdate: ReportedUpdate | null;
   /** A slot the check takes, with its `device.claimed_release`. */
   claim: { claim: Claim; event: NewEvent } | null;
-  /** The request's admission, proven by this statement (see above): events only. */
+  /** The request's admission, proven by this statement (see above): events only, a connection's last_connected_at not included. */
   guard?: AdmissionGuard | null;
 }
 
@@ -94,7 +96,7 @@ function recordingCtes(): string[] {
 /**
  * The group's statement, ONE fixed text whatever the group holds: every value comes as a
  * parameter array (claims `$1`-`$4` for CLAIM_CTES, events `$5`-`$13`, device updates `$14`-`$18`,
- * devices whose last_connected_at is due `$19`, admission guards `$20`-`$24`), so PostgreSQL
+ * devices whose last_connected_at is due `$19`, admission guards `$20`-`$25`), so PostgreSQL
  * parses and plans it once per connection instead of once per group. An event or device update
  * with a `claim_ord` is kept only when that claim is granted (claim_kept); one without belongs
  * to a check that asked for no claim, or to a connection. An event with a `guard_ord` is kept
@@ -142,7 +144,7 @@ const GUARD_HELD = '(e.guard_ord is null or e.guard_ord in (select ord from admi
  * a device checking again and running what it reported before. The claim and device CTEs, even
  * empty, cost PostgreSQL about a quarter of the full statement's time (measured alone: 0.33-0.44
  * against 0.45-0.56 ms of backend CPU), which a small group pays nearly alone. Events `$1`-`$8`
- * (the last their guard_ord), admission guards `$9`-`$13`; answers the guards that held.
+ * (the last their guard_ord), admission guards `$9`-`$14`; answers the guards that held.
  */
 let eventsStatement: string | undefined;
 function eventsStatementText(): string {
@@ -179,13 +181,13 @@ async function writeGroup(db: Executor, group: readonly CheckWrite[]): Promise<C
     }
     if (write.guard) {
       // Only events are gated by a guard: anything else would be written whether it holds or not.
-      if (write.claim || write.deviceUpdate || write.connection) throw new Error('a guarded check writes events only');
+      if (write.claim || write.deviceUpdate || write.connection?.touch) throw new Error('a guarded check writes events only');
       guards.push(write.guard);
       guardOrd = guards.length;
     }
     guardOrds.push(guardOrd);
     if (write.connection) {
-      events.push({ event: write.connection.event, ord: null, guardOrd: null });
+      events.push({ event: write.connection.event, ord: null, guardOrd });
       if (write.connection.touch) touched.push(write.deviceId);
     }
     for (const event of write.events) events.push({ event, ord, guardOrd });

@@ -45,10 +45,11 @@ export interface CheckOptions {
    */
   connection?: PendingConnectionWrites;
   /**
-   * The device API's admission of a later request on an open connection, left for the check's
-   * write to prove (device-api/admissions.ts AdmissionGuard): the check resolves on the row the
-   * connection last read and keeps its events only where the guard holds. When it does not, or
-   * when the check would write more than events, `confirm` admits the device the full way (it
+   * The device API's admission of the request, left for the check's write to prove
+   * (device-api/admissions.ts AdmissionGuard): the check resolves on the row the connection last
+   * read (or, on a reconnecting device's new connection, the row this process last admitted) and
+   * keeps its events, the connection's included, only where the guard holds. When it does not,
+   * or when the check would write more than events, `confirm` admits the device the full way (it
    * throws the 401 when the device is refused) and the check resolves again on the row it read.
    */
   admission?: GuardedAdmission;
@@ -108,6 +109,8 @@ function reportedChange(device: CheckDevice, reported: ReportedState, actorPrn: 
   };
 }
 
+const devicePrnOf = (device: CheckDevice) => resourcePrn(device.organizationId, 'device', device.id);
+
 function prnOrNull(organizationId: string, type: 'release' | 'bundle' | 'bundle_override', id: string | null): string | null {
   return id === null ? null : resourcePrn(organizationId, type, id);
 }
@@ -158,7 +161,7 @@ async function recordCheck(db: Database, device: CheckDevice, reported: Reported
   // Carried by the first attempt's statement only: kept whatever becomes of its claim.
   const connection = options.connection && !options.connection.recorded ? options.connection : null;
   const guard = options.admission?.guard ?? null;
-  if (guard && (change || claimed || connection)) return 'unconfirmed';
+  if (guard && (change || claimed || connection?.writes.touch)) return 'unconfirmed';
   const outcome = await writeCheck(db, {
     deviceId: device.id,
     connection: connection?.writes ?? null,
@@ -193,6 +196,7 @@ export async function checkForUpdate(platform: Platform, asked: CheckDevice, rep
   // The device as the check resolves on it, and the admission its write is still to prove.
   let device = asked;
   let admission = options.admission;
+  let actorPrn = options.actorPrn;
   // Releases whose slot this check lost MAX_SLOT_RETRIES times: it answers as if they were full
   // rather than loop (the state re-read after each loss almost always shows them full anyway).
   const lost = new Set<string>();
@@ -202,9 +206,12 @@ export async function checkForUpdate(platform: Platform, asked: CheckDevice, rep
     const result = await resolveWithLookups(db, input, device.target);
     const claim = claimOf(device, loaded, result);
     try {
-      if ((await recordCheck(db, device, reported, result, claim, { ...options, admission })) === 'unconfirmed') {
+      if ((await recordCheck(db, device, reported, result, claim, { ...options, admission, actorPrn })) === 'unconfirmed') {
         // Admitted the full way (or refused by a throw), then resolved again on the row it read.
-        device = await admission!.confirm();
+        const confirmed = await admission!.confirm();
+        // A device asking for itself stays its own actor, also as the device its certificate names now.
+        if (actorPrn === devicePrnOf(device)) actorPrn = devicePrnOf(confirmed);
+        device = confirmed;
         admission = undefined;
         continue;
       }

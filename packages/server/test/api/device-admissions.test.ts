@@ -123,7 +123,7 @@ describe('an admission guard on an update check\'s write', () => {
   async function guardOf(d: { id: string; fingerprint: string }) {
     const read = await admitDevice(t.server.platform.db, { ...newConnection(d), event: null, caId: null, touch: false });
     if (!read.admitted) throw new Error('not admitted');
-    return { deviceId: d.id, organizationId: t.organizationId, fingerprint: d.fingerprint, version: read.version };
+    return { deviceId: d.id, organizationId: t.organizationId, fingerprint: d.fingerprint, version: read.version, caId: null };
   }
 
   function checked(d: { id: string; prn: string }): NewEvent {
@@ -167,6 +167,30 @@ describe('an admission guard on an update check\'s write', () => {
     expect(await writeCheck(db, { deviceId: d.id, events: [checked(d)], deviceUpdate: null, claim: null, guard })).toBe('not_admitted');
     expect(await writeCheck(db, { deviceId: d.id, events: [checked(d)], deviceUpdate: null, claim: null, guard: await guardOf(d) })).toBe('written');
     expect(await deviceEvents(t.api, 'checked_for_release', d.prn)).toHaveLength(3);
+  });
+});
+
+describe('a new connection\'s guard (a reconnecting device\'s first check)', () => {
+  it('holds only while the CA that vouched is registered, and keeps device.connected only where it holds', async () => {
+    const d = await device('guard-new-connection');
+    const db = t.server.platform.db;
+    const read = await admitDevice(db, { ...newConnection(d), event: null, touch: false });
+    if (!read.admitted) throw new Error('not admitted');
+    const guard = { deviceId: d.id, organizationId: t.organizationId, fingerprint: d.fingerprint, version: read.version, caId };
+    const checked: NewEvent = { organizationId: t.organizationId, type: 'device', subtype: 'checked_for_release', actorPrn: d.prn, resourcePrn: d.prn, data: { device: d.prn } };
+    const write = (caOfGuard: string) => ({
+      deviceId: d.id,
+      connection: { event: connectedEvent({ id: d.id, organizationId: t.organizationId }, d.fingerprint, '127.0.0.1', {}), touch: false },
+      events: [checked],
+      deviceUpdate: null,
+      claim: null,
+      guard: { ...guard, caId: caOfGuard },
+    });
+    expect(await writeCheck(db, write('00000000-0000-4000-8000-000000000000'))).toBe('not_admitted');
+    expect(await deviceEvents(t.api, 'connected', d.prn)).toHaveLength(0);
+    expect(await writeCheck(db, write(caId))).toBe('written');
+    expect(await deviceEvents(t.api, 'connected', d.prn)).toHaveLength(1);
+    expect(await deviceEvents(t.api, 'checked_for_release', d.prn)).toHaveLength(1);
   });
 });
 

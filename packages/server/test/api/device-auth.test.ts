@@ -271,7 +271,9 @@ describe('device authentication', () => {
     const behindBack = await makeRootCa();
     const behindBackRecord = await registeredCa(t.api, behindBack);
     const second = await enrolledDevice('dev-ca-deleted-elsewhere', behindBack);
-    expect((await deviceRequest(t, '/update', { credentials: credentials(second.certificate) })).status).toBe(200);
+    // Twice: the first connection's check writes last_connected_at, so only the second leaves the
+    // row as this process remembers it, and the next connection's check resolves on it (guarded).
+    for (let i = 0; i < 2; i++) expect((await deviceRequest(t, '/update', { credentials: credentials(second.certificate) })).status).toBe(200);
     const caId = behindBackRecord.prn.split(':').at(-1);
     await t.server.platform.db.execute(sql`delete from ca_certificates where id = ${caId}`);
     expectRefused(await deviceRequest(t, '/update', { credentials: credentials(second.certificate) }), 'unknown_ca');
@@ -293,6 +295,84 @@ describe('device authentication', () => {
     const { device, certificate } = await enrolledDevice('dev-quarantined');
     await t.api('PATCH', `/devices/${device.prn}`, { quarantined: true });
     expect((await deviceRequest(t, '/update', { credentials: credentials(certificate) })).body).toEqual({ status: 'device_quarantine' });
+  });
+});
+
+describe('a reconnecting device\'s first update check (its admission proven by the check\'s write)', () => {
+  const headers = { 'canopy-release-version': '1.0.0' };
+  /**
+   * One request on a new connection. The chain and its device's row are remembered after the
+   * device's first; the first writes last_connected_at, so from the third on the check resolves
+   * on the remembered row as it still is, and its write proves the admission.
+   */
+  const connectAndCheck = (certificate: TestCertificate, path = '/update') => deviceRequest(t, path, { credentials: credentials(certificate), headers });
+  const deleteCertificateElsewhere = (certificate: TestCertificate) =>
+    // As another server process would: this process's memory of the chain is not pruned.
+    t.server.platform.db.execute(sql`delete from device_certificates where fingerprint = ${certificate.cert.fingerprint256.replace(/:/g, '')}`);
+
+  it('answers as the device is now, and records one device.connected per connection, then refuses it archived', async () => {
+    const { device, certificate } = await enrolledDevice('reconnect-steady');
+    for (let i = 0; i < 3; i++) expect((await connectAndCheck(certificate)).body).toEqual({ status: 'no_update' });
+    expect((await t.api('PATCH', `/devices/${device.prn}`, { quarantined: true })).status).toBe(200);
+    expect((await connectAndCheck(certificate)).body).toEqual({ status: 'device_quarantine' });
+    expect((await t.api('PATCH', `/devices/${device.prn}`, { quarantined: false })).status).toBe(200);
+    expect((await connectAndCheck(certificate)).body).toEqual({ status: 'no_update' });
+    expect(await deviceEvents(t.api, 'connected', device.prn)).toHaveLength(5);
+    expect(await deviceEvents(t.api, 'checked_for_release', device.prn)).toHaveLength(5);
+
+    expect((await t.api('PATCH', `/devices/${device.prn}`, { archived: true })).status).toBe(200);
+    expectRefused(await connectAndCheck(certificate), 'device_is_archived');
+    expect(await deviceEvents(t.api, 'authentication_failed', device.prn)).toHaveLength(1);
+    expect(await deviceEvents(t.api, 'connected', device.prn)).toHaveLength(5);
+    expect(await deviceEvents(t.api, 'checked_for_release', device.prn)).toHaveLength(5);
+  });
+
+  it('refuses a certificate deleted by another process, recording nothing of the check', async () => {
+    const { device, certificate } = await enrolledDevice('reconnect-deleted');
+    for (let i = 0; i < 2; i++) expect((await connectAndCheck(certificate)).status).toBe(200);
+    await deleteCertificateElsewhere(certificate);
+    // The full way, as any new connection: the certificate's CN names the device, which no longer holds it.
+    expectRefused(await connectAndCheck(certificate), 'multi_cert_jitr_disabled');
+    expect(await deviceEvents(t.api, 'authentication_failed', device.prn)).toHaveLength(1);
+    expect(await deviceEvents(t.api, 'connected', device.prn)).toHaveLength(2);
+    expect(await deviceEvents(t.api, 'checked_for_release', device.prn)).toHaveLength(2);
+  });
+
+  it('answers as the device the certificate is registered to now, which is also the actor of its events', async () => {
+    const { device: from, certificate } = await enrolledDevice('reconnect-moved-from');
+    const to = await createDevice(t.api, productPrn, 'reconnect-moved-to');
+    for (let i = 0; i < 2; i++) expect((await connectAndCheck(certificate)).status).toBe(200);
+    await t.server.platform.db.execute(sql`update device_certificates set device_id = ${to.prn.split(':').at(-1)} where fingerprint = ${certificate.cert.fingerprint256.replace(/:/g, '')}`);
+    expect((await connectAndCheck(certificate)).body).toEqual({ status: 'no_update' });
+    const [checked] = await deviceEvents(t.api, 'checked_for_release', to.prn);
+    expect(checked).toMatchObject({ actor_prn: to.prn, resource_prn: to.prn });
+    expect(await deviceEvents(t.api, 'connected', to.prn)).toHaveLength(1);
+    expect(await deviceEvents(t.api, 'checked_for_release', from.prn)).toHaveLength(2);
+  });
+
+  it('settles the connection for its next request also when the first fails before its check (400)', async () => {
+    const { device, certificate } = await enrolledDevice('reconnect-bad-first');
+    for (let i = 0; i < 2; i++) expect((await connectAndCheck(certificate)).status).toBe(200);
+    const agent = deviceAgent(t, credentials(certificate));
+    try {
+      expect((await deviceRequest(t, '/update?expand=nonsense', { agent, headers })).status).toBe(400);
+      expect(await deviceEvents(t.api, 'connected', device.prn)).toHaveLength(3);
+      expect((await deviceRequest(t, '/update', { agent, headers })).body).toEqual({ status: 'no_update' });
+    } finally {
+      agent.destroy();
+    }
+    // The same with the certificate gone: the 400 stays a 400, the refusal is recorded, the next request gets the 401.
+    await deleteCertificateElsewhere(certificate);
+    const refusedAgent = deviceAgent(t, credentials(certificate));
+    try {
+      expect((await deviceRequest(t, '/update?expand=nonsense', { agent: refusedAgent, headers })).status).toBe(400);
+      expect(await deviceEvents(t.api, 'authentication_failed', device.prn)).toHaveLength(1);
+      expectRefused(await deviceRequest(t, '/update', { agent: refusedAgent, headers }), 'multi_cert_jitr_disabled');
+      expect(await deviceEvents(t.api, 'connected', device.prn)).toHaveLength(3);
+      expect(await deviceEvents(t.api, 'checked_for_release', device.prn)).toHaveLength(3);
+    } finally {
+      refusedAgent.destroy();
+    }
   });
 });
 
