@@ -7,13 +7,6 @@
  *    goes straight to that statement: a reconnecting device costs one statement, shared with the
  *    other requests of the moment, before its request runs. If the database does not confirm the
  *    remembered device, the connection goes the full way, which finds the reason or the device.
- *  - `speculate` (the first request's route proves its admission with its update check's write,
- *    connection-auth.ts): a remembered device is not asked of the database at all. The outcome
- *    is `unconfirmed`: the device row as this process last admitted it, for the check to resolve
- *    on and its write to prove (admissions.ts AdmissionGuard, with the CA that vouched). So a
- *    reconnecting device that asks for an update costs one statement, not two. Whatever its write
- *    cannot prove, the outcome's `confirm` admits the full way, as without `speculate`. Not when
- *    last_connected_at is due: that write belongs to the admission.
  *  - `readmitDevice`, on a later request: the same statement without the event (connection-
  *    auth.ts leaves most later update checks to prove their admission in their own write).
  *
@@ -23,6 +16,14 @@
  * connection-auth.ts), the admission statement only reads: the same checks, without the event and
  * last_connected_at, which are handed back (`deferred`) for the route's own statement to write,
  * so the connection costs one commit instead of two.
+ *
+ * With `speculate` as well (the route also proves the admission with its update check's write,
+ * connection-auth.ts), a remembered device is not asked of the database at all: the outcome is
+ * `unconfirmed`, the device row as this process last admitted it, for the check to resolve on and
+ * its write to prove (admissions.ts AdmissionGuard, with the CA that vouched). So a reconnecting
+ * device that asks for an update costs one statement, not two. Whatever its write cannot prove,
+ * the outcome's `confirm` admits the full way, as without `speculate`. Not when last_connected_at
+ * is due: that write belongs to an admission statement, which answers the row as written.
  */
 import { chainKey, verifiedChains, type ChainKey, type RowRead } from '../certificates/verified-chains';
 import type { PeerCertificates } from '../certificates/tls-peer';
@@ -32,7 +33,7 @@ import type { PendingConnectionWrites } from '../releases/update-service';
 import type { Platform } from '../platform';
 import { admitDevice, type Admission, type AdmissionResult } from './admissions';
 import { connectedEvent } from './auth-events';
-import { authenticateDevice, type AdmittingCa, type DeviceAuthOutcome, type DeviceAuthSuccess } from './authenticate';
+import { authenticateDevice, type AdmittingCa, type DeviceAuthSuccess } from './authenticate';
 import { authFailure, type DeviceAuthFailure } from './failures';
 
 /** What the connection's first request tells about the visit, for `device.connected`. */
@@ -116,9 +117,9 @@ function refusal(result: Extract<AdmissionResult, { admitted: false }>, device: 
   return authFailure(result.reason, { organizationId: device.organizationId, devicePrn: resourcePrn(device.organizationId, 'device', device.id), caPrn, fingerprint });
 }
 
-const DIRECT: ConnectionOptions = { deferWrites: false, speculate: false };
+const UNDEFERRED: ConnectionOptions = { deferWrites: false, speculate: false };
 
-export async function admitConnection(platform: Platform, peer: PeerCertificates, visit: Visit, touchDue: TouchDue, options = DIRECT): Promise<ConnectionOutcome> {
+export async function admitConnection(platform: Platform, peer: PeerCertificates, visit: Visit, touchDue: TouchDue, options = UNDEFERRED): Promise<ConnectionOutcome> {
   const key = peer.leaf ? chainKey(peer.leaf, peer.intermediates) : null;
   const known = key ? verifiedChains.get(key) : null;
   if (options.speculate && options.deferWrites && key && known?.device) {
