@@ -20,7 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startCanopy } from './lib/canopy';
-import { makeDeviceCa, makeDevices, makeServerIdentity, makeVerificationCertificate, type BenchDevice } from './lib/device-certificates';
+import { makeDeviceCa, makeDevices, makeServerIdentity } from './lib/device-certificates';
+import { enrollFleet } from './lib/fleet-enrollment';
 import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
 import { formatHandshakes, handshakeLoad, impliedCapacity, TARGET_CORES, type HandshakeLoadOptions, type HandshakeLoadResult } from './lib/handshake-load';
 import { formatRatio } from './lib/load';
@@ -39,52 +40,6 @@ const SKIP_KEEPALIVE = process.env.BENCH_SKIP_KEEPALIVE === '1';
 const SKIP_HANDSHAKES = process.env.BENCH_SKIP_HANDSHAKES === '1';
 /** Devices that connect in the handshake test, one new connection each in turn. */
 const HANDSHAKE_DEVICES = 256;
-
-async function seed(databaseUrl: string, productPrn: string, devices: BenchDevice[]): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const productId = productPrn.split(':')[4];
-    const { rows: [product] } = await client.query('select organization_id from products where id = $1', [productId]);
-    const ids = await client.query(
-      `insert into devices (id, organization_id, product_id, identifier)
-       select gen_random_uuid(), $1, $2, unnest($3::text[]) returning id, identifier`,
-      [product.organization_id, productId, devices.map((d) => d.identifier)],
-    );
-    const idOf = new Map(ids.rows.map((row) => [row.identifier, row.id]));
-    await client.query(
-      `insert into device_certificates (id, organization_id, device_id, certificate, serial, fingerprint, authority_key_identifier, not_before, not_after)
-       select gen_random_uuid(), $1, d, c, s, f, a, nb::timestamptz, na::timestamptz
-       from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) as t(d, c, s, f, a, nb, na)`,
-      [
-        product.organization_id,
-        devices.map((d) => idOf.get(d.identifier)),
-        devices.map((d) => d.certPem),
-        devices.map((d) => d.serial),
-        devices.map((d) => d.fingerprint),
-        devices.map((d) => d.authorityKeyIdentifier),
-        devices.map((d) => d.notBefore),
-        devices.map((d) => d.notAfter),
-      ],
-    );
-    // Vacuumed too, as in a fleet's steady state: not the autovacuum of a fresh insert during the timed run.
-    await client.query('vacuum analyze devices');
-    await client.query('vacuum analyze device_certificates');
-  } finally {
-    await client.end();
-  }
-}
-
-async function admin(url: string, apiKey: string, method: string, urlPath: string, body?: unknown) {
-  const res = await fetch(`${url}${urlPath}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 /** PostgreSQL's committed transactions in the database so far, read-only ones included. */
 async function commitCount(databaseUrl: string): Promise<number> {
@@ -170,13 +125,8 @@ await withDatabase(async (databaseUrl) => {
   // Shedding is set far above what one machine can do, so the figures are the server's capacity.
   const canopy = await startCanopy(databaseUrl, { CANOPY_DEVICE_HANDSHAKE_RATE: '1000000', CANOPY_DEVICE_HANDSHAKE_BURST: '1000000' });
   try {
-    const serverCa = fs.readFileSync(`/tmp/canopy-bench-${new URL(canopy.url).port}/device-api/ca.pem`, 'utf8');
-    const code = (await admin(canopy.url, canopy.apiKey, 'POST', '/ca_certificates/verification_codes')).verification_code;
-    const verification = await makeVerificationCertificate(deviceCa, code);
-    const b64 = (pem: string) => Buffer.from(pem).toString('base64');
-    await admin(canopy.url, canopy.apiKey, 'POST', '/ca_certificates', { certificate: b64(deviceCa.certPem), verification_certificate: b64(verification.certPem) });
-    const product = await admin(canopy.url, canopy.apiKey, 'POST', '/products', { name: 'bench' });
-    await seed(databaseUrl, product.product.prn, devices);
+    const serverCa = canopy.deviceServerCaPem();
+    await enrollFleet(canopy, databaseUrl, deviceCa, devices);
 
     const url = `https://127.0.0.1:${canopy.devicePort}/update`;
     const headers = { 'canopy-release-version': '1.0.0' };

@@ -33,22 +33,30 @@ export interface CanopyProcess {
   url: string;
   apiKey: string;
   devicePort: number;
+  /** PEM of the CA the device API's generated server certificate chains to: what devices trust. */
+  deviceServerCaPem(): string;
 }
 
-export async function startCanopy(databaseUrl: string, env: Record<string, string> = {}): Promise<CanopyProcess> {
+/**
+ * `bundle`: a directory under packages/server holding an earlier bundle (see compare-handshakes.ts)
+ * to run instead of bundling the current sources. A second server on a database another one
+ * bootstrapped answers its admin API to the first one's key, not its own.
+ */
+export async function startCanopy(databaseUrl: string, env: Record<string, string> = {}, bundle?: string): Promise<CanopyProcess> {
   const adminPort = await freePort();
   const devicePort = await freePort();
   const apiKey = `cnpy_bench_${randomBytes(16).toString('hex')}`;
   const url = `http://127.0.0.1:${adminPort}`;
-  bundleServer();
+  const dataDir = `/tmp/canopy-bench-${adminPort}`;
+  if (!bundle) bundleServer();
   const child = await startNode(
-    SERVER,
+    bundle ? `packages/server/${bundle}/main.mjs` : SERVER,
     {
       DATABASE_URL: databaseUrl,
       CANOPY_ADMIN_PORT: String(adminPort),
       CANOPY_DEVICE_PORT: String(devicePort),
       CANOPY_BOOTSTRAP_API_KEY: apiKey,
-      CANOPY_DATA_DIR: `/tmp/canopy-bench-${adminPort}`,
+      CANOPY_DATA_DIR: dataDir,
       CANOPY_LOG_LEVEL: 'warn',
       ...env,
     },
@@ -56,5 +64,5 @@ export async function startCanopy(databaseUrl: string, env: Record<string, strin
     undefined,
     startNodeOptions(),
   );
-  return { child, url, apiKey, devicePort };
+  return { child, url, apiKey, devicePort, deviceServerCaPem: () => fs.readFileSync(path.join(dataDir, 'device-api/ca.pem'), 'utf8') };
 }
