@@ -25,7 +25,7 @@
  * the outcome's `confirm` admits the full way, as without `speculate`. Not when last_connected_at
  * is due: that write belongs to an admission statement, which answers the row as written.
  */
-import { chainKey, verifiedChains, type ChainKey, type RowRead } from '../certificates/verified-chains';
+import { chainKey, verifiedChains, type ChainKey, type RowRead, type VerifiedChain } from '../certificates/verified-chains';
 import type { PeerCertificates } from '../certificates/tls-peer';
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
 import { resourcePrn } from '../http/prn';
@@ -121,23 +121,30 @@ const UNDEFERRED: ConnectionOptions = { deferWrites: false, speculate: false };
 
 export async function admitConnection(platform: Platform, peer: PeerCertificates, visit: Visit, touchDue: TouchDue, options = UNDEFERRED): Promise<ConnectionOutcome> {
   const key = peer.leaf ? chainKey(peer.leaf, peer.intermediates) : null;
-  const known = key ? verifiedChains.get(key) : null;
-  if (options.speculate && options.deferWrites && key && known?.device) {
-    const remembered = known.device;
-    const admission = admissionOf({ id: remembered.row.id, organizationId: known.ca.organizationId }, known.ca, key.leafFingerprint, visit, touchDue);
+  const chain: PresentedChain = { peer, key, known: key ? verifiedChains.get(key) : null };
+  const remembered = chain.known?.device;
+  if (options.speculate && options.deferWrites && key && chain.known && remembered) {
+    const { ca } = chain.known;
+    const admission = admissionOf({ id: remembered.row.id, organizationId: ca.organizationId }, ca, key.leafFingerprint, visit, touchDue);
     if (!admission.touch) {
-      const confirm = (withWrites: boolean) => admitFully(platform, peer, visit, () => false, !withWrites);
-      return { ok: true, device: remembered.row, version: remembered.version, fingerprint: key.leafFingerprint, via: 'registered_certificate', ca: known.ca, deferred: admission, unconfirmed: true, confirm };
+      const confirm = (withWrites: boolean) => admitFully(platform, chain, visit, () => false, !withWrites);
+      return { ok: true, device: remembered.row, version: remembered.version, fingerprint: key.leafFingerprint, via: 'registered_certificate', ca, deferred: admission, unconfirmed: true, confirm };
     }
     // last_connected_at is due: this request's admission writes it (the throttle said so once).
-    return admitFully(platform, peer, visit, () => true, options.deferWrites);
+    return admitFully(platform, chain, visit, () => true, options.deferWrites);
   }
-  return admitFully(platform, peer, visit, touchDue, options.deferWrites);
+  return admitFully(platform, chain, visit, touchDue, options.deferWrites);
 }
 
-async function admitFully(platform: Platform, peer: PeerCertificates, visit: Visit, touchDue: TouchDue, deferWrites: boolean): Promise<AdmittedConnection | DeviceAuthFailure> {
-  const key: ChainKey | null = peer.leaf ? chainKey(peer.leaf, peer.intermediates) : null;
-  const known = key ? verifiedChains.get(key) : null;
+/** The certificates a connection presented, the key of their chain, and what this process remembers of it. */
+interface PresentedChain {
+  peer: PeerCertificates;
+  key: ChainKey | null;
+  known: VerifiedChain | null;
+}
+
+async function admitFully(platform: Platform, chain: PresentedChain, visit: Visit, touchDue: TouchDue, deferWrites: boolean): Promise<AdmittedConnection | DeviceAuthFailure> {
+  const { peer, key, known } = chain;
   const deferred = (admission: Admission) => (deferWrites ? { deferred: admission } : {});
   const remember = (read: RowRead) => key && verifiedChains.rememberDevice(key, read);
   if (key && known?.device) {

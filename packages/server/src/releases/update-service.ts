@@ -78,6 +78,8 @@ class SlotRefused extends Error {}
 /** Resolutions that wanted a slot the phase no longer had; past this the release counts as full. */
 const MAX_SLOT_RETRIES = 5;
 
+const devicePrnOf = (device: CheckDevice) => resourcePrn(device.organizationId, 'device', device.id);
+
 /**
  * `write`: the device now reports exactly what this check said (absent values become null).
  * Null when nothing changes (no write at all); else the device's new reported state and, when
@@ -89,7 +91,7 @@ function reportedChange(device: CheckDevice, reported: ReportedState, actorPrn: 
   if (same) return null;
   const update = { deviceId: device.id, ...next };
   if (next.releasePrn === device.reportedReleasePrn && next.bundlePrn === device.reportedBundlePrn) return { update, event: null };
-  const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
+  const devicePrn = devicePrnOf(device);
   return {
     update,
     event: {
@@ -108,8 +110,6 @@ function reportedChange(device: CheckDevice, reported: ReportedState, actorPrn: 
     },
   };
 }
-
-const devicePrnOf = (device: CheckDevice) => resourcePrn(device.organizationId, 'device', device.id);
 
 function prnOrNull(organizationId: string, type: 'release' | 'bundle' | 'bundle_override', id: string | null): string | null {
   return id === null ? null : resourcePrn(organizationId, type, id);
@@ -137,7 +137,7 @@ function checkedData(device: CheckDevice, devicePrn: string, reported: ReportedS
  * hold, or because the check writes more than events (a guard proves events only).
  */
 async function recordCheck(db: Database, device: CheckDevice, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<'written' | 'unconfirmed'> {
-  const devicePrn = resourcePrn(device.organizationId, 'device', device.id);
+  const devicePrn = devicePrnOf(device);
   const checked: NewEvent = {
     organizationId: device.organizationId,
     type: 'device',
