@@ -40,7 +40,7 @@ import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
 import type { GuardedAdmission } from '../releases/update-service';
 import { DeviceAuthFailureEvents } from './auth-events';
-import { admitDevice } from './admissions';
+import { admitDevice, type Admission } from './admissions';
 import {
   admitConnection,
   admittedAsRemembered,
@@ -59,6 +59,11 @@ function refusal(failure: DeviceAuthFailure): ApiError {
   if (failure.detail) context.detail = failure.detail;
   if (failure.position) context.position = failure.position;
   return new ApiError(401, [{ code: 'unauthenticated', context }]);
+}
+
+/** A first request's connection writes, handed to its route (null when the admission records no event). */
+function deferredConnection(admission: Admission): DeferredConnection | null {
+  return admission.event ? { writes: { event: admission.event, touch: admission.touch }, recorded: false, admission } : null;
 }
 
 function isTlsSocket(socket: unknown): socket is TLSSocket {
@@ -142,10 +147,10 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
           return refuse(request, confirmed);
         }
         // The connection's writes are the admitted device's (its certificate may have moved to another since this process remembered it).
-        const deferred = confirmed.deferred;
-        if (deferred?.event) {
-          connection.writes = { event: deferred.event, touch: deferred.touch };
-          connection.admission = deferred;
+        const admitted = confirmed.deferred && deferredConnection(confirmed.deferred);
+        if (admitted) {
+          connection.writes = admitted.writes;
+          connection.admission = admitted.admission;
         }
         return confirmed.device;
       },
@@ -164,12 +169,17 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     const confirming = pending.outcome.confirm(true);
     settle(socket, confirming);
     const confirmed = await confirming;
-    if (!confirmed.ok) return failures.failed(confirmed, request.ip).catch((error) => request.log.error({ err: error }, 'could not record authentication failure'));
+    if (!confirmed.ok) return recordFailure(request, confirmed);
     connection.recorded = true;
   }
 
+  /** `device.authentication_failed`; a failure to record it is logged, never the request's error. */
+  function recordFailure(request: FastifyRequest, failure: DeviceAuthFailure): Promise<void> {
+    return failures.failed(failure, request.ip).catch((error) => request.log.error({ err: error }, 'could not record authentication failure'));
+  }
+
   async function refuse(request: FastifyRequest, failure: DeviceAuthFailure): Promise<never> {
-    await failures.failed(failure, request.ip).catch((error) => request.log.error({ err: error }, 'could not record authentication failure'));
+    await recordFailure(request, failure);
     throw refusal(failure);
   }
 
@@ -185,7 +195,7 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     const socket = request.raw.socket;
     const fingerprint = result.fingerprint;
     if (isUnconfirmed(result)) {
-      const connection = { writes: { event: result.deferred.event!, touch: result.deferred.touch }, recorded: false, admission: result.deferred };
+      const connection = deferredConnection(result.deferred)!;
       request.device = authenticated(result.device, fingerprint, connection, provenConnection(request, result, connection));
       return;
     }
@@ -203,7 +213,7 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     if (!admitted.ok) return refuse(request, admitted);
     lastRead.set(socket, { row: admitted.device, version: admitted.version });
     const deferred = first && 'deferred' in result ? result.deferred : undefined;
-    const connection = deferred?.event ? { writes: { event: deferred.event, touch: deferred.touch }, recorded: false, admission: deferred } : null;
+    const connection = deferred ? deferredConnection(deferred) : null;
     request.device = authenticated(admitted.device, fingerprint, connection, null);
   });
 

@@ -39,6 +39,9 @@ async function enrolledDevice(identifier: string, issuer: TestCertificate = root
   return { device, certificate };
 }
 
+/** A certificate's SHA-256 fingerprint as the server stores it (upper-case hex, no colons). */
+const storedFingerprint = (certificate: TestCertificate) => certificate.cert.fingerprint256.replace(/:/g, '');
+
 function expectRefused(res: { status: number; body: any }, reason: string) {
   expect(res.status, JSON.stringify(res.body)).toBe(401);
   expect(res.body.errors[0]).toMatchObject({ code: 'unauthenticated', context: { reason } });
@@ -78,7 +81,7 @@ describe('device authentication', () => {
     }
     const listed = await t.api('GET', `/device_certificates?device_prn=${device.prn}`);
     expect(listed.body.device_certificates).toHaveLength(2);
-    expect(secondRecord.fingerprint).toBe(second.cert.fingerprint256.replace(/:/g, ''));
+    expect(secondRecord.fingerprint).toBe(storedFingerprint(second));
     // Deleting the old one: it stops working, the new one keeps working.
     const firstRecord = listed.body.device_certificates.find((c: any) => c.prn !== secondRecord.prn);
     expect((await t.api('DELETE', `/device_certificates/${firstRecord.prn}`)).status).toBe(204);
@@ -118,7 +121,7 @@ describe('device authentication', () => {
     expectRefused(await deviceRequest(t, '/device/me', { credentials: credentials(certificate) }), 'device_is_archived');
     const [event] = await deviceEvents(t.api, 'authentication_failed', device.prn);
     expect(event.data).toMatchObject({ type: 'authentication_failed', data: { reason: 'device_is_archived', device_prn: device.prn } });
-    expect(event.data.data.certificate_fingerprint).toBe(certificate.cert.fingerprint256.replace(/:/g, ''));
+    expect(event.data.data.certificate_fingerprint).toBe(storedFingerprint(certificate));
   });
 
   it('refuses an unregistered certificate naming an existing device (multi_cert_jitr_disabled)', async () => {
@@ -154,7 +157,7 @@ describe('device authentication', () => {
     });
     expect(me.body.data.cohort.prn).toBe(cohort.prn);
     const certificates = await t.api('GET', `/device_certificates?device_prn=${me.body.data.prn}`);
-    expect(certificates.body.device_certificates.map((c: any) => c.fingerprint)).toEqual([certificate.cert.fingerprint256.replace(/:/g, '')]);
+    expect(certificates.body.device_certificates.map((c: any) => c.fingerprint)).toEqual([storedFingerprint(certificate)]);
     // Second connection: found by its now registered certificate.
     expect((await deviceRequest(t, '/device/me', { credentials: credentials(certificate) })).body.data.prn).toBe(me.body.data.prn);
   });
@@ -198,7 +201,7 @@ describe('device authentication', () => {
       expect(connected).toHaveLength(1);
       expect(connected[0].data.data).toMatchObject({
         device_prn: device.prn,
-        certificate_fingerprint: certificate.cert.fingerprint256.replace(/:/g, ''),
+        certificate_fingerprint: storedFingerprint(certificate),
         headers: { 'canopy-release-version': '1.2.3', 'x-canopy-uuid': 'abc-123', 'x-canopy-platform': 'rpi4' },
       });
       expect(connected[0].data.data.headers).not.toHaveProperty('x-ignored');
@@ -308,7 +311,7 @@ describe('a reconnecting device\'s first update check (its admission proven by t
   const connectAndCheck = (certificate: TestCertificate, path = '/update') => deviceRequest(t, path, { credentials: credentials(certificate), headers });
   const deleteCertificateElsewhere = (certificate: TestCertificate) =>
     // As another server process would: this process's memory of the chain is not pruned.
-    t.server.platform.db.execute(sql`delete from device_certificates where fingerprint = ${certificate.cert.fingerprint256.replace(/:/g, '')}`);
+    t.server.platform.db.execute(sql`delete from device_certificates where fingerprint = ${storedFingerprint(certificate)}`);
 
   it('answers as the device is now, and records one device.connected per connection, then refuses it archived', async () => {
     const { device, certificate } = await enrolledDevice('reconnect-steady');
@@ -342,7 +345,7 @@ describe('a reconnecting device\'s first update check (its admission proven by t
     const { device: from, certificate } = await enrolledDevice('reconnect-moved-from');
     const to = await createDevice(t.api, productPrn, 'reconnect-moved-to');
     for (let i = 0; i < 2; i++) expect((await connectAndCheck(certificate)).status).toBe(200);
-    await t.server.platform.db.execute(sql`update device_certificates set device_id = ${to.prn.split(':').at(-1)} where fingerprint = ${certificate.cert.fingerprint256.replace(/:/g, '')}`);
+    await t.server.platform.db.execute(sql`update device_certificates set device_id = ${to.prn.split(':').at(-1)} where fingerprint = ${storedFingerprint(certificate)}`);
     expect((await connectAndCheck(certificate)).body).toEqual({ status: 'no_update' });
     const [checked] = await deviceEvents(t.api, 'checked_for_release', to.prn);
     expect(checked).toMatchObject({ actor_prn: to.prn, resource_prn: to.prn });
