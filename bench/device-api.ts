@@ -12,8 +12,8 @@
  * Both loads are raw TLS (lib/raw-http.ts), so the client takes as little of the 2 cores as it can.
  * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
  * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only, BENCH_SKIP_HANDSHAKES=1 the keep-alive load only.
- * BENCH_MARK=<file> writes that file when Canopy's measured handshake load starts, so a profiler
- * (perf record -a) can be attached to that load alone.
+ * BENCH_MARK=<file> writes that file when each of Canopy's measured loads starts (its content names
+ * the load: keep-alive, then handshakes), so a profiler (perf record -a) can be attached to one load alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,6 +40,11 @@ const SKIP_KEEPALIVE = process.env.BENCH_SKIP_KEEPALIVE === '1';
 const SKIP_HANDSHAKES = process.env.BENCH_SKIP_HANDSHAKES === '1';
 /** Devices that connect in the handshake test, one new connection each in turn. */
 const HANDSHAKE_DEVICES = 256;
+
+/** Tells a profiler waiting on BENCH_MARK that Canopy's measured `load` starts now. */
+function markLoad(load: string): void {
+  if (process.env.BENCH_MARK) fs.writeFileSync(process.env.BENCH_MARK, load);
+}
 
 /** PostgreSQL's committed transactions in the database so far, read-only ones included. */
 async function commitCount(databaseUrl: string): Promise<number> {
@@ -132,13 +137,14 @@ await withDatabase(async (databaseUrl) => {
     const headers = { 'canopy-release-version': '1.0.0' };
     const serverPid = canopy.child.process.pid;
     if (!SKIP_KEEPALIVE) await mtlsLoad({ url, ca: serverCa, clients, seconds: WARM_UP_SECONDS, headers });
+    if (!SKIP_KEEPALIVE) markLoad('keep-alive');
     const update = SKIP_KEEPALIVE ? null : await withCommitsPerRequest(databaseUrl, () => withCpuPerRequest(serverPid, databaseUrl, SECONDS, () => mtlsLoad({ url, ca: serverCa, clients, seconds: SECONDS, headers })));
     const measured = { url, ca: serverCa, headers, serverPid, databaseUrl };
     // Each device's first connection since the server started (its chain not yet known), then,
     // after a warm-up, the devices reconnecting in turn: the figure the target is about.
     const firstContacts = SKIP_HANDSHAKES ? null : await handshakeLoad({ ...handshakeOptions, ...measured, once: true });
     if (!SKIP_HANDSHAKES) await handshakeLoad({ ...handshakeOptions, url, ca: serverCa, headers, seconds: WARM_UP_SECONDS });
-    if (process.env.BENCH_MARK) fs.writeFileSync(process.env.BENCH_MARK, 'handshakes');
+    if (!SKIP_HANDSHAKES) markLoad('handshakes');
     const handshakes = SKIP_HANDSHAKES ? null : await withCommitsPerRequest(databaseUrl, () => handshakeLoad({ ...handshakeOptions, ...measured }));
 
     console.log(`\nGET /update over mTLS, ${DEVICES} registered devices on PostgreSQL, ${CONNECTIONS} keep-alive connections, ${SECONDS} s, ${os.cpus().length} cores`);

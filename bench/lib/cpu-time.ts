@@ -56,3 +56,21 @@ export async function databaseCpuClock(databaseUrl: string): Promise<{ stop(): P
 }
 
 export const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+
+/**
+ * The share of the machine's CPU time left idle (iowait included) between `start` and `stop`,
+ * from /proc/stat: a load that leaves cores idle is limited by waiting, not by work.
+ */
+export function machineIdleClock(): { stop(): number } {
+  const read = () => {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return { idle: fields[3] + fields[4], total: fields.reduce((a, b) => a + b, 0) };
+  };
+  const before = read();
+  return {
+    stop() {
+      const after = read();
+      return (after.idle - before.idle) / Math.max(1, after.total - before.total);
+    },
+  };
+}

@@ -27,3 +27,35 @@ export async function withDatabase<T>(run: (url: string) => Promise<T>): Promise
 export async function committedTransactions(client: pg.Client): Promise<number> {
   return Number((await client.query('select xact_commit from pg_stat_database where datname = current_database()')).rows[0].xact_commit);
 }
+
+export interface WalUse {
+  /** WAL bytes written, full-page images among them, and WAL flushes to disk. */
+  bytes: number;
+  fullPageImages: number;
+  syncs: number;
+}
+
+/**
+ * The cluster's WAL written between `start` and `stop` (pg_stat_wal): on a quiet machine, what
+ * a load costs PostgreSQL's disk. A durable commit waits for its WAL to be flushed, so WAL volume
+ * is latency as well as I/O.
+ */
+export async function walClock(databaseUrl: string): Promise<{ stop(): Promise<WalUse> }> {
+  const read = async (): Promise<WalUse> => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query('select wal_bytes::float8 as bytes, wal_fpi::float8 as fpi, wal_sync::float8 as syncs from pg_stat_wal');
+      return { bytes: rows[0].bytes, fullPageImages: rows[0].fpi, syncs: rows[0].syncs };
+    } finally {
+      await client.end();
+    }
+  };
+  const before = await read();
+  return {
+    async stop() {
+      const after = await read();
+      return { bytes: after.bytes - before.bytes, fullPageImages: after.fullPageImages - before.fullPageImages, syncs: after.syncs - before.syncs };
+    },
+  };
+}
