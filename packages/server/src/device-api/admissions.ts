@@ -25,6 +25,7 @@ import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { lastConnectedDue } from '../devices/last-connected';
 import { DEVICE_ROW_COLUMNS, devices } from '../devices/schema';
+import { newEventId } from '../events/event-ids';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
 import { unnestParameters } from '../db/array-parameters';
 
@@ -90,7 +91,7 @@ const ADMITTED = 'checks.id is not null and checks.certificate_registered and ch
 /**
  * The writing form (new connections, and last_connected_at when due), ONE fixed text whatever the
  * group holds, so PostgreSQL parses and plans it once per connection: the checks over `$1`-`$5`,
- * the admissions to touch `$6`, and the events `$7`-`$13` (each with the admission it belongs to,
+ * the admissions to touch `$6`, and the events `$7`-`$14` (each with the admission it belongs to,
  * kept only when that admission is admitted), with their webhook outbox rows. Built on first use:
  * the event hooks register when their modules load.
  */
@@ -106,9 +107,9 @@ function admitStatementText(): string {
         and ${lastConnectedDue('')}
       returning id, last_connected_at, xmin::text as row_version)`,
     `admission_events as materialized (
-      select gen_random_uuid() as id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data
-      from ${unnestParameters(7, ['int', 'uuid', 'text', 'text', 'text', 'text', 'text'])}
-        as e(admission, organization_id, type, subtype, actor_prn, resource_prn, data)
+      select e.id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data
+      from ${unnestParameters(7, ['int', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'text'])}
+        as e(admission, id, organization_id, type, subtype, actor_prn, resource_prn, data)
       join checks on checks.admission = e.admission
       where ${ADMITTED})`,
     `recorded_events as (insert into events (${EVENT_RELATION_COLUMNS.join(', ')}) select ${EVENT_RELATION_COLUMNS.join(', ')} from admission_events)`,
@@ -128,6 +129,7 @@ async function admitGroup(db: Executor, group: readonly Admission[]): Promise<Ad
     ...paramsOf(group),
     touching,
     events.map((e) => e.admissionIndex),
+    events.map(() => newEventId()),
     events.map((e) => e.organizationId),
     events.map((e) => e.type),
     events.map((e) => e.subtype),

@@ -3,7 +3,6 @@
  * transaction as the change it describes, so an event exists exactly when its change does.
  * (Webhook deliveries hook in here too: they are written in that same transaction.)
  */
-import { randomUUID } from 'node:crypto';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
@@ -12,6 +11,7 @@ import { prepared, type Prepared } from '../http/prepared-queries';
 import { resourcePrn } from '../http/prn';
 import { parseDateTime, toRfc3339 } from '../http/time';
 import { events, type EventType } from './schema';
+import { newEventId } from './event-ids';
 
 export interface NewEvent {
   organizationId: string;
@@ -68,7 +68,7 @@ export function eventRelationStatements(relation: string): string[] {
 }
 
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<EventRow> {
-  const id = randomUUID();
+  const id = newEventId();
   const oneStatement = preparedRecordEvent(tx, event);
   if (oneStatement) {
     const [row] = (await oneStatement.execute({ id, organizationId: event.organizationId, actorPrn: event.actorPrn, resourcePrn: event.resourcePrn, data: event.data })) as EventRow[];

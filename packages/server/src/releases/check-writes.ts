@@ -29,11 +29,11 @@
  * when some are, it has MIN_GROUP_WHEN_BUSY checks. An idle server writes each check at once; a
  * busy one writes bigger groups.
  */
-import { randomUUID } from 'node:crypto';
 import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { lastConnectedDue } from '../devices/last-connected';
+import { newEventId } from '../events/event-ids';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
 import { CLAIM_CTES, claimArrays, type Claim } from './phase-claims';
 import { arrayParameter, unnestParameters } from '../db/array-parameters';
@@ -195,8 +195,8 @@ async function writeGroup(db: Executor, group: readonly CheckWrite[]): Promise<C
     if (write.deviceUpdate) updates.push({ update: write.deviceUpdate, ord });
   }
   // Events of one statement share their inserted_at, and lists order them by (inserted_at, id):
-  // ids ascending in the order written keep a device's events in the order they happened.
-  const ids = events.map(() => randomUUID()).sort();
+  // ids made in the order written (they only ever increase) keep a device's events in the order they happened.
+  const ids = events.map(() => newEventId());
   const eventValues = [
     ids,
     events.map((e) => e.event.organizationId),
