@@ -13,7 +13,7 @@
  * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
  * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only, BENCH_SKIP_HANDSHAKES=1 the keep-alive load only.
  * BENCH_MARK=<file> writes that file when each of Canopy's measured loads starts (its content names
- * the load: keep-alive, then handshakes), so a profiler (perf record -a) can be attached to one load alone.
+ * the load: keep-alive, handshakes, then the floor's), so a profiler (perf record -a) can be attached to one load alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -192,6 +192,7 @@ async function measureFloor(
     const target = { url: floor.url, ca: floor.ca };
     if (baseline) {
       await mtlsLoad({ ...target, clients, seconds: WARM_UP_SECONDS });
+      markLoad('floor keep-alive');
       const measured = await withCpuPerRequest(floor.child.process.pid, databaseUrl, SECONDS, () => mtlsLoad({ ...target, clients, seconds: SECONDS }));
       console.log(formatRatio('floor (device + event only)', measured, baseline, 0.3), `(p99 target < 25 ms)`);
       console.log(`  ${measured.cpu}; p50/p99 ${measured.p50}/${measured.p99} ms`);
@@ -199,6 +200,7 @@ async function measureFloor(
     if (handshakes) {
       const { baseline: ceiling, ...options } = handshakes;
       await handshakeLoad({ ...options, ...target, seconds: WARM_UP_SECONDS });
+      markLoad('floor handshakes');
       const measured = await handshakeLoad({ ...options, ...target, serverPid: floor.child.process.pid, databaseUrl });
       console.log(formatHandshakes('  floor (device + event only)', measured), `  ratio ${((measured.requestsPerSecond / ceiling.requestsPerSecond) * 100).toFixed(0)}% of hello-world (target >= 500 /s)`);
     }
