@@ -18,13 +18,13 @@
  * small tables hide what a table's size costs its writes (pages read, and each page's first
  * change after a checkpoint logged whole to the WAL).
  */
+import pg from 'pg';
 import { startCanopy, type CanopyProcess } from './lib/canopy';
 import { databaseCpuClock, machineIdleClock, processCpuMs } from './lib/cpu-time';
 import { makeDeviceCa, makeDevices } from './lib/device-certificates';
 import { enrollFleet } from './lib/fleet-enrollment';
 import { formatHandshakes, handshakeLoad } from './lib/handshake-load';
 import { mtlsLoad, type MtlsClient } from './lib/mtls-load';
-import pg from 'pg';
 import { walClock, withDatabase } from './lib/postgres';
 import { WARM_UP_SECONDS } from './lib/warm-up';
 

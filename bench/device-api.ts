@@ -46,7 +46,7 @@ const SKIP_HANDSHAKES = process.env.BENCH_SKIP_HANDSHAKES === '1';
 /** Devices that connect in the handshake test, one new connection each in turn. */
 const HANDSHAKE_DEVICES = 256;
 
-/** Tells a profiler waiting on BENCH_MARK that Canopy's measured `load` starts now. */
+/** Tells a profiler waiting on BENCH_MARK that the measured `load` starts now. */
 function markLoad(load: string): void {
   if (process.env.BENCH_MARK) fs.writeFileSync(process.env.BENCH_MARK, load);
 }
