@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { helloWorldBaseline } from './lib/baseline';
 import { startCanopy } from './lib/canopy';
-import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
+import { loadAverage, serverCpuClock } from './lib/cpu-time';
 import { formatRatio, load, type LoadOptions, type LoadResult } from './lib/load';
 import { withDatabase } from './lib/postgres';
 import { WARM_UP_SECONDS } from './lib/warm-up';
@@ -59,15 +59,13 @@ async function pagesOf(url: string, headers: Record<string, string>, count: numb
  * shared 2-core machine rates move with the neighbours, CPU per request much less.
  */
 async function measured(databaseUrl: string, serverPid: number, options: LoadOptions): Promise<LoadResult & { cpu: string }> {
-  const serverBefore = processCpuMs(serverPid);
-  const database = await databaseCpuClock(databaseUrl);
+  const clock = await serverCpuClock(serverPid, databaseUrl);
   const result = await load(options);
-  const serverMs = (processCpuMs(serverPid) - serverBefore) / result.requests;
-  const databaseMs = (await database.stop()) / result.requests;
+  const { serverMs, databaseMs } = await clock.stop(result.requests);
   return {
     ...result,
     cpu:
-      `CPU per request: server ${serverMs.toFixed(3)} ms, database ${databaseMs.toFixed(3)} ms;` +
+      `CPU per request: server ${serverMs!.toFixed(3)} ms, database ${databaseMs!.toFixed(3)} ms;` +
       ` p50 ${result.p50} ms; the load generator's own event-loop delay p99 ${result.generatorDelayP99.toFixed(1)} ms`,
   };
 }

@@ -20,7 +20,7 @@
  */
 import pg from 'pg';
 import { startCanopy, type CanopyProcess } from './lib/canopy';
-import { databaseCpuClock, machineIdleClock, processCpuMs } from './lib/cpu-time';
+import { machineIdleClock, serverCpuClock } from './lib/cpu-time';
 import { makeDeviceCa, makeDevices } from './lib/device-certificates';
 import { enrollFleet } from './lib/fleet-enrollment';
 import { formatHandshakes, handshakeLoad } from './lib/handshake-load';
@@ -78,20 +78,18 @@ async function measure(name: string, canopy: CanopyProcess, target: Target, data
     const measured = await handshakeLoad({ ...target, seconds, concurrency: 16, threads: 2, headers: HEADERS, serverPid: canopy.child.process.pid, databaseUrl });
     return formatHandshakes(name, measured);
   }
-  const serverBefore = processCpuMs(canopy.child.process.pid!);
-  const database = await databaseCpuClock(databaseUrl);
+  const cpu = await serverCpuClock(canopy.child.process.pid, databaseUrl);
   const wal = await walClock(databaseUrl);
   const idle = machineIdleClock();
   const measured = await mtlsLoad({ ...target, seconds, headers: HEADERS });
   const idleShare = idle.stop();
   const walUse = await wal.stop();
   const requests = Math.max(1, measured.requestsPerSecond * seconds);
-  const serverMs = (processCpuMs(canopy.child.process.pid!) - serverBefore) / requests;
-  const databaseMs = (await database.stop()) / requests;
+  const { serverMs, databaseMs } = await cpu.stop(requests);
   const problems = measured.non2xx || measured.errors ? `  !! non-2xx ${measured.non2xx}, errors ${measured.errors}` : '';
   return (
     `${name.padEnd(28)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} /s  p50/p99 ${measured.p50}/${measured.p99} ms` +
-    `  CPU ms per check: server ${serverMs.toFixed(3)}, PostgreSQL ${databaseMs.toFixed(3)}  machine idle ${(idleShare * 100).toFixed(0)}%` +
+    `  CPU ms per check: server ${serverMs!.toFixed(3)}, PostgreSQL ${databaseMs!.toFixed(3)}  machine idle ${(idleShare * 100).toFixed(0)}%` +
     `  WAL per check: ${(walUse.bytes / requests).toFixed(0)} bytes, ${(walUse.fullPageImages / requests).toFixed(2)} full pages, ${(walUse.syncs / requests).toFixed(3)} flushes${problems}`
   );
 }

@@ -25,7 +25,7 @@ import pg from 'pg';
 import { startCanopy } from './lib/canopy';
 import { makeDeviceCa, makeDevices, makeServerIdentity } from './lib/device-certificates';
 import { enrollFleet } from './lib/fleet-enrollment';
-import { databaseCpuClock, loadAverage, processCpuMs } from './lib/cpu-time';
+import { loadAverage, serverCpuClock } from './lib/cpu-time';
 import { formatHandshakes, handshakeLoad, impliedCapacity, TARGET_CORES, type HandshakeLoadOptions, type HandshakeLoadResult } from './lib/handshake-load';
 import { formatRatio } from './lib/load';
 import { mtlsLoad, type MtlsClient, type MtlsLoadResult } from './lib/mtls-load';
@@ -67,12 +67,9 @@ async function commitCount(databaseUrl: string): Promise<number> {
  * `run`: comparable between runs where the rates and p99 move with the neighbours' load.
  */
 async function withCpuPerRequest<T extends MtlsLoadResult>(serverPid: number | undefined, databaseUrl: string | null, seconds: number, run: () => Promise<T>): Promise<T & { cpu: string }> {
-  const serverBefore = serverPid ? processCpuMs(serverPid) : 0;
-  const database = databaseUrl ? await databaseCpuClock(databaseUrl) : null;
+  const clock = await serverCpuClock(serverPid, databaseUrl);
   const result = await run();
-  const requests = Math.max(1, result.requestsPerSecond * seconds);
-  const serverMs = serverPid ? (processCpuMs(serverPid) - serverBefore) / requests : null;
-  const databaseMs = database ? (await database.stop()) / requests : null;
+  const { serverMs, databaseMs } = await clock.stop(result.requestsPerSecond * seconds);
   const parts = [serverMs === null ? null : `server ${serverMs.toFixed(3)} ms`, databaseMs === null ? null : `PostgreSQL ${databaseMs.toFixed(3)} ms`];
   return { ...result, cpu: `CPU per request: ${parts.filter(Boolean).join(', ')}` };
 }

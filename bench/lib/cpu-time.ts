@@ -55,6 +55,24 @@ export async function databaseCpuClock(databaseUrl: string): Promise<{ stop(): P
   };
 }
 
+/**
+ * The CPU a server process and (with a database) the PostgreSQL backends serving it spend from
+ * now until `stop`, per request served meanwhile (null for what was not measured).
+ */
+export async function serverCpuClock(serverPid: number | undefined, databaseUrl: string | null): Promise<{ stop(requests: number): Promise<{ serverMs: number | null; databaseMs: number | null }> }> {
+  const serverBefore = serverPid ? processCpuMs(serverPid) : 0;
+  const database = databaseUrl ? await databaseCpuClock(databaseUrl) : null;
+  return {
+    async stop(requests) {
+      const count = Math.max(1, requests);
+      return {
+        serverMs: serverPid ? (processCpuMs(serverPid) - serverBefore) / count : null,
+        databaseMs: database ? (await database.stop()) / count : null,
+      };
+    },
+  };
+}
+
 export const loadAverage = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 /**
