@@ -18,14 +18,13 @@
  * small tables hide what a table's size costs its writes (pages read, and each page's first
  * change after a checkpoint logged whole to the WAL).
  */
-import pg from 'pg';
 import { startCanopy, type CanopyProcess } from './lib/canopy';
 import { machineIdleClock, serverCpuClock } from './lib/cpu-time';
 import { makeDeviceCa, makeDevices } from './lib/device-certificates';
 import { enrollFleet } from './lib/fleet-enrollment';
 import { formatHandshakes, handshakeLoad } from './lib/handshake-load';
 import { mtlsLoad, type MtlsClient } from './lib/mtls-load';
-import { walClock, withDatabase } from './lib/postgres';
+import { walClock, withClient, withDatabase } from './lib/postgres';
 import { WARM_UP_SECONDS } from './lib/warm-up';
 
 const BUNDLES = (process.env.BENCH_BUNDLES ?? 'current').split(',').map((name) => name.trim());
@@ -41,13 +40,7 @@ const HISTORY = Number(process.env.BENCH_HISTORY ?? 0);
 
 /** Runs `text` on its own connection. */
 async function run(databaseUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
+  await withClient(databaseUrl, (client) => client.query(text));
 }
 
 /** HISTORY past update-check events of the enrolled fleet's organization, a day old and older. */

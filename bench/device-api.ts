@@ -21,7 +21,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { startCanopy } from './lib/canopy';
 import { makeDeviceCa, makeDevices, makeServerIdentity } from './lib/device-certificates';
 import { enrollFleet } from './lib/fleet-enrollment';
@@ -29,7 +28,7 @@ import { loadAverage, serverCpuClock } from './lib/cpu-time';
 import { formatHandshakes, handshakeLoad, impliedCapacity, TARGET_CORES, type HandshakeLoadOptions, type HandshakeLoadResult } from './lib/handshake-load';
 import { formatRatio } from './lib/load';
 import { mtlsLoad, type MtlsClient, type MtlsLoadResult } from './lib/mtls-load';
-import { committedTransactions, withDatabase } from './lib/postgres';
+import { committedTransactions, withClient, withDatabase } from './lib/postgres';
 import { freePort, startNode } from './lib/processes';
 import { WARM_UP_SECONDS } from './lib/warm-up';
 
@@ -52,14 +51,8 @@ function markLoad(load: string): void {
 }
 
 /** PostgreSQL's committed transactions in the database so far, read-only ones included. */
-async function commitCount(databaseUrl: string): Promise<number> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await committedTransactions(client);
-  } finally {
-    await client.end();
-  }
+function commitCount(databaseUrl: string): Promise<number> {
+  return withClient(databaseUrl, committedTransactions);
 }
 
 /**

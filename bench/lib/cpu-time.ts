@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import pg from 'pg';
+import { withClient } from './postgres';
 
 const TICK_MS = 1000 / 100; // USER_HZ is 100 on Linux.
 
@@ -28,14 +28,8 @@ export function ownCpuMs(): number {
 
 /** The PostgreSQL backends serving `databaseUrl` right now (the server's pool), by pid. */
 async function postgresBackendPids(databaseUrl: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-    return rows.map((row) => Number(row.pid));
-  } finally {
-    await client.end();
-  }
+  const { rows } = await withClient(databaseUrl, (client) => client.query('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()'));
+  return rows.map((row) => Number(row.pid));
 }
 
 /**

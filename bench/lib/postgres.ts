@@ -23,6 +23,17 @@ export async function withDatabase<T>(run: (url: string) => Promise<T>): Promise
   }
 }
 
+/** Runs `use` on a connection of its own to `databaseUrl`, closed afterwards. */
+export async function withClient<T>(databaseUrl: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Transactions committed in the database so far, read-only ones included (pg_stat lags about half a second). */
 export async function committedTransactions(client: pg.Client): Promise<number> {
   return Number((await client.query('select xact_commit from pg_stat_database where datname = current_database()')).rows[0].xact_commit);
@@ -41,16 +52,11 @@ export interface WalUse {
  * is latency as well as I/O.
  */
 export async function walClock(databaseUrl: string): Promise<{ stop(): Promise<WalUse> }> {
-  const read = async (): Promise<WalUse> => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
+  const read = () =>
+    withClient(databaseUrl, async (client): Promise<WalUse> => {
       const { rows } = await client.query('select wal_bytes::float8 as bytes, wal_fpi::float8 as fpi, wal_sync::float8 as syncs from pg_stat_wal');
       return { bytes: rows[0].bytes, fullPageImages: rows[0].fpi, syncs: rows[0].syncs };
-    } finally {
-      await client.end();
-    }
-  };
+    });
   const before = await read();
   return {
     async stop() {
