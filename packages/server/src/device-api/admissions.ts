@@ -27,7 +27,7 @@ import { lastConnectedDue } from '../devices/last-connected';
 import { DEVICE_ROW_COLUMNS, devices } from '../devices/schema';
 import { newEventId } from '../events/event-ids';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
-import { unnestParameters } from '../db/array-parameters';
+import { JSON_ELEMENTS, parameterArray, parameterArrays, unnestParameters } from '../db/array-parameters';
 
 export interface Admission {
   deviceId: string;
@@ -56,6 +56,9 @@ const DEVICE_SELECTION = sql.raw(
 );
 const FACTS = ['certificate_registered', 'ca_vouches', 'row_version'] as const;
 
+/** The types of the checks' parameters: the admission's index, device, organization, certificate fingerprint, CA. */
+const CHECK_TYPES = ['int', 'uuid', 'uuid', 'text', 'uuid'];
+
 /**
  * Each admission's device row and the facts that decide it, as of the statement's snapshot, over
  * `$1`-`$5`: the admissions come as five arrays (paramsOf), so the text is the same for any
@@ -67,12 +70,12 @@ const CHECKS_TEXT = new PgDialect().sqlToQuery(sql`
       exists (select 1 from ${deviceCertificates} dc where dc.fingerprint = v.fingerprint and dc.device_id = v.device_id) as ${sql.raw(FACTS[0])},
       (v.ca_id is null or (exists (select 1 from ${caCertificates} c where c.id = v.ca_id) and d.organization_id = v.organization_id)) as ${sql.raw(FACTS[1])},
       d.xmin::text as ${sql.raw(FACTS[2])}
-    from ${sql.raw(unnestParameters(1, ['int', 'uuid', 'uuid', 'text', 'uuid']))}
+    from ${sql.raw(unnestParameters(1, CHECK_TYPES))}
       as v(admission, device_id, organization_id, fingerprint, ca_id)
     left join ${devices} d on d.id = v.device_id`).sql;
 
-function paramsOf(group: readonly Admission[]): unknown[] {
-  return [group.map((_, i) => i), group.map((a) => a.deviceId), group.map((a) => a.organizationId), group.map((a) => a.fingerprint), group.map((a) => a.caId)];
+function paramsOf(group: readonly Admission[]): string[] {
+  return parameterArrays(CHECK_TYPES, [group.map((_, i) => i), group.map((a) => a.deviceId), group.map((a) => a.organizationId), group.map((a) => a.fingerprint), group.map((a) => a.caId)]);
 }
 
 /** The statement's columns, in order: what the checks select. */
@@ -96,6 +99,8 @@ const ADMITTED = 'checks.id is not null and checks.certificate_registered and ch
  * the event hooks register when their modules load.
  */
 const ADMIT_NAME = 'device_api_admit';
+/** The types of the admit statement's events: the admission each belongs to, then the event's columns (its data as JSON). */
+const ADMISSION_EVENT_TYPES = ['int', 'uuid', 'uuid', 'text', 'text', 'text', 'text', JSON_ELEMENTS];
 let admitStatement: string | undefined;
 function admitStatementText(): string {
   const ctes = [
@@ -107,8 +112,8 @@ function admitStatementText(): string {
         and ${lastConnectedDue('')}
       returning id, last_connected_at, xmin::text as row_version)`,
     `admission_events as materialized (
-      select e.id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data
-      from ${unnestParameters(7, ['int', 'uuid', 'uuid', 'text', 'text', 'text', 'text', 'text'])}
+      select e.id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data
+      from ${unnestParameters(7, ADMISSION_EVENT_TYPES)}
         as e(admission, id, organization_id, type, subtype, actor_prn, resource_prn, data)
       join checks on checks.admission = e.admission
       where ${ADMITTED})`,
@@ -127,15 +132,17 @@ async function admitGroup(db: Executor, group: readonly Admission[]): Promise<Ad
   const events = group.flatMap((admission, admissionIndex) => (admission.event ? [{ ...admission.event, admissionIndex }] : []));
   const values = [
     ...paramsOf(group),
-    touching,
-    events.map((e) => e.admissionIndex),
-    events.map(() => newEventId()),
-    events.map((e) => e.organizationId),
-    events.map((e) => e.type),
-    events.map((e) => e.subtype),
-    events.map((e) => e.actorPrn),
-    events.map((e) => e.resourcePrn),
-    events.map((e) => JSON.stringify(e.data)),
+    parameterArray('int', touching),
+    ...parameterArrays(ADMISSION_EVENT_TYPES, [
+      events.map((e) => e.admissionIndex),
+      events.map(() => newEventId()),
+      events.map((e) => e.organizationId),
+      events.map((e) => e.type),
+      events.map((e) => e.subtype),
+      events.map((e) => e.actorPrn),
+      events.map((e) => e.resourcePrn),
+      events.map((e) => e.data),
+    ]),
   ];
   admitStatement ??= admitStatementText();
   const rows = await queryArrayRows(db, ADMIT_NAME, admitStatement, values);
@@ -191,26 +198,29 @@ export interface AdmissionGuard {
   caId: string | null;
 }
 
+/** The types of a guard's parameters: its number, device, organization, certificate fingerprint, row version, CA. */
+const GUARD_TYPES = ['int8', 'uuid', 'uuid', 'text', 'text', 'uuid'];
+
 /**
  * The CTE `admission_guards_held`: the `ord` (from 1, in array order) of each guard that holds,
  * as of the statement's snapshot, over six parameter arrays from `$first` (admissionGuardArrays).
  */
 export function admissionGuardCte(first: number): string {
   return `admission_guards_held as materialized (
-    select g.ord from ${unnestParameters(first, ['int8', 'uuid', 'uuid', 'text', 'text', 'uuid'])} as g(ord, device_id, organization_id, fingerprint, version, ca_id)
+    select g.ord from ${unnestParameters(first, GUARD_TYPES)} as g(ord, device_id, organization_id, fingerprint, version, ca_id)
     join devices d on d.id = g.device_id and d.organization_id = g.organization_id and d.xmin = g.version::xid and not d.archived
     where exists (select 1 from device_certificates dc where dc.fingerprint = g.fingerprint and dc.device_id = g.device_id)
       and (g.ca_id is null or exists (select 1 from ca_certificates c where c.id = g.ca_id)))`;
 }
 
 /** The parameter arrays of admissionGuardCte for `guards`, numbered from 1. */
-export function admissionGuardArrays(guards: readonly AdmissionGuard[]): unknown[][] {
-  return [
+export function admissionGuardArrays(guards: readonly AdmissionGuard[]): string[] {
+  return parameterArrays(GUARD_TYPES, [
     guards.map((_, i) => i + 1),
     guards.map((g) => g.deviceId),
     guards.map((g) => g.organizationId),
     guards.map((g) => g.fingerprint),
     guards.map((g) => g.version),
     guards.map((g) => g.caId),
-  ];
+  ]);
 }

@@ -8,7 +8,7 @@ import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import type { DeviceRow } from './neighbours';
 import { StatementGroups } from '../db/statement-groups';
-import { unnestParameters } from '../db/array-parameters';
+import { parameterArrays, unnestParameters } from '../db/array-parameters';
 
 export interface CheckState {
   chainVersion: number | null;
@@ -89,7 +89,7 @@ const BATCHING = { maxInFlight: 4, maxGroup: 128, minGroupWhenBusy: 8 };
 
 /** Runs a batch statement; answers each key's row (without its `ord`) or null, in key order. */
 async function readBatch(db: Executor, name: string, text: string, keys: readonly [string, string | null][]): Promise<(unknown[] | null)[]> {
-  const rows = await queryArrayRows(db, name, text, [keys.map((k) => k[0]), keys.map((k) => k[1])]);
+  const rows = await queryArrayRows(db, name, text, parameterArrays(['uuid', 'uuid'], [keys.map((k) => k[0]), keys.map((k) => k[1])]));
   const byOrd: (unknown[] | null)[] = keys.map(() => null);
   for (const row of rows) byOrd[Number(row[0]) - 1] = row.slice(1);
   return byOrd;

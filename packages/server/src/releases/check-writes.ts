@@ -36,7 +36,7 @@ import { lastConnectedDue } from '../devices/last-connected';
 import { newEventId } from '../events/event-ids';
 import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
 import { CLAIM_CTES, claimArrays, type Claim } from './phase-claims';
-import { arrayParameter, unnestParameters } from '../db/array-parameters';
+import { arrayParameter, JSON_ELEMENTS, parameterArray, parameterArrays, unnestParameters } from '../db/array-parameters';
 import { admissionGuardArrays, admissionGuardCte, type AdmissionGuard } from '../device-api/admissions';
 
 /** The reported state a `write` check stores on the device. */
@@ -80,10 +80,12 @@ const MAX_GROUP = 64;
  */
 const MIN_GROUP_WHEN_BUSY = 8;
 
-/** The event columns' types, as their parameter arrays come (each event with its own id). */
-const EVENT_TYPES = ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'text'];
+/** The event columns' types, as their parameters come (each event with its own id; the data as JSON). */
+const EVENT_TYPES = ['uuid', 'uuid', 'text', 'text', 'text', 'text', JSON_ELEMENTS];
 const EVENT_NAMES = 'id, organization_id, type, subtype, actor_prn, resource_prn, data';
-const EVENT_SELECTION = 'e.id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data::jsonb as data';
+const EVENT_SELECTION = 'e.id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data';
+/** The types of the group statement's device updates (`$14`-`$18`). */
+const UPDATE_TYPES = ['uuid', 'text', 'text', 'text', 'int8'];
 
 /** The CTEs that record `check_events` (a relation of EVENT_RELATION_COLUMNS) and their webhook outbox rows. */
 function recordingCtes(): string[] {
@@ -119,7 +121,7 @@ function groupStatementText(): string {
   device_writes as (
     select coalesce(u.id, t.id) as id, u.id is not null and (u.claim_ord is null or u.claim_ord in (select ord from claim_kept)) as report,
       u.release_prn, u.bundle_prn, u.release_version, t.id is not null as touch
-    from ${unnestParameters(14, ['uuid', 'text', 'text', 'text', 'int8'])} as u(id, release_prn, bundle_prn, release_version, claim_ord)
+    from ${unnestParameters(14, UPDATE_TYPES)} as u(id, release_prn, bundle_prn, release_version, claim_ord)
     full join unnest(${arrayParameter(19, 'uuid')}) as t(id) on t.id = u.id
   ),
   written_devices as (
@@ -197,31 +199,32 @@ async function writeGroup(db: Executor, group: readonly CheckWrite[]): Promise<C
   // Events of one statement share their inserted_at, and lists order them by (inserted_at, id):
   // ids made in the order written (they only ever increase) keep a device's events in the order they happened.
   const ids = events.map(() => newEventId());
-  const eventValues = [
+  const eventColumns = [
     ids,
     events.map((e) => e.event.organizationId),
     events.map((e) => e.event.type),
     events.map((e) => e.event.subtype),
     events.map((e) => e.event.actorPrn),
     events.map((e) => e.event.resourcePrn),
-    events.map((e) => JSON.stringify(e.event.data)),
+    events.map((e) => e.event.data),
   ];
   let rows: unknown[][];
   if (claims.length === 0 && updates.length === 0 && touched.length === 0) {
     eventsStatement ??= eventsStatementText();
-    rows = await queryArrayRows(db, 'release_check_events', eventsStatement, [...eventValues, events.map((e) => e.guardOrd), ...admissionGuardArrays(guards)]);
+    const values = parameterArrays([...EVENT_TYPES, 'int8'], [...eventColumns, events.map((e) => e.guardOrd)]);
+    rows = await queryArrayRows(db, 'release_check_events', eventsStatement, [...values, ...admissionGuardArrays(guards)]);
   } else {
     const values = [
       ...claimArrays(claims),
-      ...eventValues,
-      events.map((e) => e.ord),
-      events.map((e) => e.guardOrd),
-      updates.map((u) => u.update.deviceId),
-      updates.map((u) => u.update.releasePrn),
-      updates.map((u) => u.update.bundlePrn),
-      updates.map((u) => u.update.releaseVersion),
-      updates.map((u) => u.ord),
-      touched,
+      ...parameterArrays([...EVENT_TYPES, 'int8', 'int8'], [...eventColumns, events.map((e) => e.ord), events.map((e) => e.guardOrd)]),
+      ...parameterArrays(UPDATE_TYPES, [
+        updates.map((u) => u.update.deviceId),
+        updates.map((u) => u.update.releasePrn),
+        updates.map((u) => u.update.bundlePrn),
+        updates.map((u) => u.update.releaseVersion),
+        updates.map((u) => u.ord),
+      ]),
+      parameterArray('uuid', touched),
       ...admissionGuardArrays(guards),
     ];
     groupStatement ??= groupStatementText();

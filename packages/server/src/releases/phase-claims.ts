@@ -17,7 +17,7 @@ import { and, count, eq } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { PHASE_COUNT_MAX, PHASE_COUNT_MIN } from './phase';
 import { phaseClaims } from './schema';
-import { unnestParameters } from '../db/array-parameters';
+import { parameterArrays, unnestParameters } from '../db/array-parameters';
 
 export interface Claim {
   releaseId: string;
@@ -47,9 +47,12 @@ const SLOTS = `(case
     when phase_value >= ${PHASE_COUNT_MIN} and phase_value <= ${PHASE_COUNT_MAX} and phase_value = floor(phase_value) then phase_value
     else 0 end)`;
 
+/** The types of CLAIM_CTES's parameters: release, device and organization ids, the phase value. */
+const CLAIM_TYPES = ['uuid', 'uuid', 'uuid', 'float8'];
+
 /** The claims of a group as the parameter arrays of CLAIM_CTES, in `ord` order. */
-export function claimArrays(claims: readonly Claim[]): [string[], string[], string[], (number | null)[]] {
-  return [claims.map((c) => c.releaseId), claims.map((c) => c.deviceId), claims.map((c) => c.organizationId), claims.map((c) => c.phaseValue)];
+export function claimArrays(claims: readonly Claim[]): string[] {
+  return parameterArrays(CLAIM_TYPES, [claims.map((c) => c.releaseId), claims.map((c) => c.deviceId), claims.map((c) => c.organizationId), claims.map((c) => c.phaseValue)]);
 }
 
 /**
@@ -70,7 +73,7 @@ export function claimArrays(claims: readonly Claim[]): [string[], string[], stri
  *                  and a check whose claim is not granted wrote nothing and resolves again.
  */
 export const CLAIM_CTES = `claim_wanted as (
-    select * from ${unnestParameters(1, ['uuid', 'uuid', 'uuid', 'float8'])} with ordinality as w(release_id, device_id, organization_id, phase_value, ord)
+    select * from ${unnestParameters(1, CLAIM_TYPES)} with ordinality as w(release_id, device_id, organization_id, phase_value, ord)
   ),
   claim_locked as materialized (
     select id, phase_claim_count as taken, phase_value, cohort_id from releases
