@@ -46,7 +46,7 @@ import {
   admittedAsRemembered,
   isUnconfirmed,
   readmitDevice,
-  type AdmittedDevice,
+  type AdmittedConnection,
   type ConnectionOutcome,
   type DeferredConnection,
   type UnconfirmedConnection,
@@ -66,6 +66,9 @@ function deferredConnection(admission: Admission): DeferredConnection | null {
   return admission.event ? { writes: { event: admission.event, touch: admission.touch }, recorded: false, admission } : null;
 }
 
+/** A connection's outcome as its later requests see it: an unconfirmed one is settled first. */
+type SettledOutcome = AdmittedConnection | DeviceAuthFailure;
+
 function isTlsSocket(socket: unknown): socket is TLSSocket {
   return typeof (socket as TLSSocket | undefined)?.getPeerX509Certificate === 'function';
 }
@@ -75,11 +78,13 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   const lastConnected = new LastConnectedThrottle();
   const touchDue = (deviceId: string) => lastConnected.due(deviceId);
   /** Each connection's outcome, as its later requests see it. */
-  const outcomes = new WeakMap<object, Promise<ConnectionOutcome>>();
+  const outcomes = new WeakMap<object, Promise<SettledOutcome>>();
+  /** Each connection's outcome once settled, as later requests see it: read without waiting. */
+  const settledOutcomes = new WeakMap<object, SettledOutcome>();
   /** The device row each connection last read, with its version: what a later check resolves on. */
   const lastRead = new WeakMap<object, RowRead>();
   /** Connections whose first request is still to prove their admission: the outcome, and how to settle it for the rest. */
-  const unsettled = new WeakMap<object, { outcome: UnconfirmedConnection; settle(result: ConnectionOutcome | Promise<ConnectionOutcome>): void }>();
+  const unsettled = new WeakMap<object, { outcome: UnconfirmedConnection; settle(result: SettledOutcome | Promise<SettledOutcome>): void }>();
 
   /** The connection's outcome, and whether this request is the one that computed it. */
   function outcomeOf(request: FastifyRequest): { outcome: Promise<ConnectionOutcome>; first: boolean } {
@@ -91,22 +96,25 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     const deferWrites = config?.recordsConnection === true;
     const options = { deferWrites, speculate: deferWrites && config?.confirmsAdmission === true };
     const outcome = admitConnection(platform, peer, { ip: request.ip, headers: monitoredHeaders(request.headers) }, touchDue, options);
-    let resolveSettled: (result: ConnectionOutcome | Promise<ConnectionOutcome>) => void = () => {};
-    const settled = new Promise<ConnectionOutcome>((resolve) => (resolveSettled = resolve));
+    let resolveSettled: (result: SettledOutcome | Promise<SettledOutcome>) => void = () => {};
+    const settled = new Promise<SettledOutcome>((resolve) => (resolveSettled = resolve));
     // The later requests see an unconfirmed outcome only once the first request has settled it.
-    const forLater = outcome.then((result) => {
+    const forLater = outcome.then((result): SettledOutcome | Promise<SettledOutcome> => {
       if (!isUnconfirmed(result)) return result;
       unsettled.set(socket, { outcome: result, settle: resolveSettled });
       return settled;
     });
     outcomes.set(socket, forLater);
     // A database error must not stick to the connection: the next request tries again.
-    forLater.catch(() => outcomes.delete(socket));
+    forLater.then(
+      (result) => settledOutcomes.set(socket, result),
+      () => outcomes.delete(socket),
+    );
     return { outcome, first: true };
   }
 
   /** Settles an unconfirmed connection for its later requests: admitted, refused, or (a rejection) not decided. */
-  function settle(socket: object, result: ConnectionOutcome | Promise<ConnectionOutcome>): void {
+  function settle(socket: object, result: SettledOutcome | Promise<SettledOutcome>): void {
     const pending = unsettled.get(socket);
     if (!pending) return;
     unsettled.delete(socket);
@@ -183,38 +191,54 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     throw refusal(failure);
   }
 
-  app.decorateRequest('device', null);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.public) return;
+  /**
+   * A later request on a connection admitted before: admitted at once (null) when its check's
+   * write can prove it, else by the admission statement, which writes last_connected_at when due.
+   */
+  function admitLater(request: FastifyRequest, connection: AdmittedConnection): Promise<void> | null {
+    const socket = request.raw.socket;
+    const { fingerprint } = connection;
+    const read = lastRead.get(socket) ?? { row: connection.device, version: connection.version };
+    const touch = touchDue(read.row.id);
+    if (!touch && request.routeOptions.config?.confirmsAdmission === true) {
+      request.device = authenticated(read.row, fingerprint, null, guardedAdmission(request, read, fingerprint));
+      return null;
+    }
+    return readmitDevice(platform, read.row, fingerprint, touch).then((admitted) => {
+      if (!admitted.ok) return refuse(request, admitted);
+      lastRead.set(socket, { row: admitted.device, version: admitted.version });
+      request.device = authenticated(admitted.device, fingerprint, null, null);
+    });
+  }
+
+  /** Any request whose connection's outcome is not settled yet, the first one's included. */
+  async function authenticate(request: FastifyRequest): Promise<void> {
     const { outcome, first } = outcomeOf(request);
     const result = await outcome;
     if (!result.ok) {
       if (first) await refuse(request, result);
       throw refusal(result);
     }
-    const socket = request.raw.socket;
-    const fingerprint = result.fingerprint;
     if (isUnconfirmed(result)) {
       const connection = deferredConnection(result.deferred)!;
-      request.device = authenticated(result.device, fingerprint, connection, provenConnection(request, result, connection));
+      request.device = authenticated(result.device, result.fingerprint, connection, provenConnection(request, result, connection));
       return;
     }
-    let admitted: AdmittedDevice | DeviceAuthFailure = result;
-    if (!first) {
-      const read = lastRead.get(socket) ?? { row: result.device, version: result.version };
-      const touch = touchDue(read.row.id);
-      if (!touch && request.routeOptions.config?.confirmsAdmission === true) {
-        request.device = authenticated(read.row, fingerprint, null, guardedAdmission(request, read, fingerprint));
-        return;
-      }
-      // Admitted now, writing last_connected_at when due.
-      admitted = await readmitDevice(platform, read.row, fingerprint, touch);
-    }
-    if (!admitted.ok) return refuse(request, admitted);
-    lastRead.set(socket, { row: admitted.device, version: admitted.version });
-    const deferred = first && 'deferred' in result ? result.deferred : undefined;
-    const connection = deferred ? deferredConnection(deferred) : null;
-    request.device = authenticated(admitted.device, fingerprint, connection, null);
+    if (!first) return admitLater(request, result) ?? undefined;
+    lastRead.set(request.raw.socket, { row: result.device, version: result.version });
+    const connection = result.deferred ? deferredConnection(result.deferred) : null;
+    request.device = authenticated(result.device, result.fingerprint, connection, null);
+  }
+
+  app.decorateRequest('device', null);
+  // A callback hook: a kept-alive connection's requests, once its outcome is settled, are
+  // admitted without a promise or a turn of the event loop (most of the device API's requests).
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config?.public) return done();
+    const settled = settledOutcomes.get(request.raw.socket);
+    const pending = settled?.ok ? admitLater(request, settled) : authenticate(request);
+    if (!pending) return done();
+    pending.then(() => done(), done);
   });
 
   // The connection's writes the route did not record, written alone before the answer leaves
