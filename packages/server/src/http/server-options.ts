@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { installErrorHandling } from './error-handler';
+import { lazyRequestLogger } from './request-logger';
 import { validatorCompiler } from './validation';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -14,6 +15,7 @@ export function baseServerOptions(logLevel: string, bodyLimit: number): FastifyS
     logger: logLevel === 'silent' ? false : { level: logLevel },
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit,
     // Clients send the resource's own prn inside PATCH bodies; unknown keys are ignored, and
     // a key like `__proto__` is dropped rather than parsed into an object's prototype.

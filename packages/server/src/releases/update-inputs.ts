@@ -115,15 +115,16 @@ export async function resolveWithLookups(db: Executor, input: Omit<ResolutionInp
   const known = new Map<string, boolean>();
   for (;;) {
     const unknown: string[] = [];
-    const result = resolveUpdate({
-      ...input,
-      bundleSigned: (bundleId) => {
-        const answer = known.get(bundleId);
-        if (answer !== undefined) return answer;
-        unknown.push(bundleId);
-        return true;
-      },
-    });
+    const bundleSigned = (bundleId: string) => {
+      const answer = known.get(bundleId);
+      if (answer !== undefined) return answer;
+      unknown.push(bundleId);
+      return true;
+    };
+    // Field by field, not `{ ...input, bundleSigned }`: objects made by that spread missed
+    // resolution's property caches on every check (V8's slow path, measured under load).
+    const { device, headers, chain, chainIndex, overrides, phaseClaims, now } = input;
+    const result = resolveUpdate({ device, headers, chain, chainIndex, overrides, phaseClaims, now, bundleSigned });
     if (unknown.length === 0) return result;
     for (const bundleId of unknown) known.set(bundleId, await isBundleDistributableCached(db, bundleId, target));
   }

