@@ -10,8 +10,10 @@
  *
  * `current` bundles the working tree's sources; any other name is a directory under
  * packages/server holding a bundle. BENCH_LOAD is `handshakes` (default: the devices reconnecting
- * in turn, as device-api.ts counts new connections) or `keep-alive` (GET /update from 64 kept-alive
- * connections). BENCH_ROUNDS (default 4) rounds of BENCH_SECONDS (default 10).
+ * in turn, as device-api.ts counts new connections) or `keep-alive` (GET /update from
+ * BENCH_CONNECTIONS kept-alive connections, default 64 as device-api.ts measures; more shows what
+ * the server does when it is not waiting on its clients). BENCH_ROUNDS (default 4) rounds of
+ * BENCH_SECONDS (default 10).
  *
  * BENCH_HISTORY=<n> puts n past events (random ids, as a long-running server's table holds) in
  * the events table before the rounds, and checkpoints before each round: a fresh database's
@@ -33,7 +35,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** As device-api.ts measures them. */
 const DEVICES = 10_000;
-const CONNECTIONS = { handshakes: 256, 'keep-alive': 64 }[LOAD];
+const CONNECTIONS = { handshakes: 256, 'keep-alive': Number(process.env.BENCH_CONNECTIONS ?? 64) }[LOAD];
 if (!CONNECTIONS) throw new Error(`BENCH_LOAD is handshakes or keep-alive, not ${LOAD}`);
 const HEADERS = { 'canopy-release-version': '1.0.0' };
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 0);

@@ -29,7 +29,7 @@ export interface HandshakeLoadOptions {
   databaseUrl?: string;
 }
 
-export interface HandshakeLoadResult extends MtlsLoadResult {
+export interface HandshakeLoadResult extends Omit<MtlsLoadResult, 'latencies'> {
   /** CPU milliseconds per completed handshake (null when not measured). */
   cpuMsPerHandshake: { client: number; server: number | null; database: number | null };
 }

@@ -29,12 +29,18 @@ export interface MtlsLoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /** Every request's latency, ascending: to take percentiles over several loads together (percentile). */
+  latencies: number[];
+}
+
+/** The `q` quantile of ascending `latencies`, in milliseconds to one decimal. */
+export function percentile(latencies: readonly number[], q: number): number {
+  return latencies.length === 0 ? 0 : Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1));
 }
 
 function summarize(latencies: number[], seconds: number, non2xx: number, errors: number): MtlsLoadResult {
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => (latencies.length === 0 ? 0 : Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1)));
-  return { requestsPerSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99), non2xx, errors };
+  return { requestsPerSecond: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), non2xx, errors, latencies };
 }
 
 /**
