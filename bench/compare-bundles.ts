@@ -106,7 +106,7 @@ await withDatabase(async (databaseUrl) => {
     for (const { name, canopy } of servers) await measure(name, canopy, target(canopy), databaseUrl, WARM_UP_SECONDS);
     console.log(`${LOAD}: ${CONNECTIONS} devices of ${DEVICES}, ${ROUNDS} rounds of ${SECONDS} s`);
     for (let round = 1; round <= ROUNDS; round++) {
-      // Each round starts with the next bundle, so none is always measured first (or after the same one).
+      // Each round starts with the next bundle, so that no bundle is always the one measured first.
       const shift = (round - 1) % servers.length;
       for (const { name, canopy } of [...servers.slice(shift), ...servers.slice(0, shift)]) {
         if (HISTORY > 0) await run(databaseUrl, 'checkpoint');
