@@ -25,9 +25,8 @@ import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { lastConnectedDue } from '../devices/last-connected';
 import { DEVICE_ROW_COLUMNS, devices } from '../devices/schema';
-import { newEventId } from '../events/event-ids';
-import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
-import { JSON_ELEMENTS, parameterArray, parameterArrays, unnestParameters } from '../db/array-parameters';
+import { EVENT_RELATION_TYPES, eventRelationValues, recordingCtes, type NewEvent } from '../events/service';
+import { parameterArray, parameterArrays, unnestParameters } from '../db/array-parameters';
 
 export interface Admission {
   deviceId: string;
@@ -100,7 +99,7 @@ const ADMITTED = 'checks.id is not null and checks.certificate_registered and ch
  */
 const ADMIT_NAME = 'device_api_admit';
 /** The types of the admit statement's events: the admission each belongs to, then the event's columns (its data as JSON). */
-const ADMISSION_EVENT_TYPES = ['int', 'uuid', 'uuid', 'text', 'text', 'text', 'text', JSON_ELEMENTS];
+const ADMISSION_EVENT_TYPES = ['int', ...EVENT_RELATION_TYPES];
 let admitStatement: string | undefined;
 function admitStatementText(): string {
   const ctes = [
@@ -117,8 +116,7 @@ function admitStatementText(): string {
         as e(admission, id, organization_id, type, subtype, actor_prn, resource_prn, data)
       join checks on checks.admission = e.admission
       where ${ADMITTED})`,
-    `recorded_events as (insert into events (${EVENT_RELATION_COLUMNS.join(', ')}) select ${EVENT_RELATION_COLUMNS.join(', ')} from admission_events)`,
-    ...eventRelationStatements('admission_events').map((text, i) => `hook${i} as (${text})`),
+    ...recordingCtes('admission_events'),
   ];
   return `with ${ctes.join(',\n')}
     select checks.*, (select touched.last_connected_at::text from touched where touched.id = checks.id limit 1) as touched_at,
@@ -133,16 +131,7 @@ async function admitGroup(db: Executor, group: readonly Admission[]): Promise<Ad
   const values = [
     ...paramsOf(group),
     parameterArray('int', touching),
-    ...parameterArrays(ADMISSION_EVENT_TYPES, [
-      events.map((e) => e.admissionIndex),
-      events.map(() => newEventId()),
-      events.map((e) => e.organizationId),
-      events.map((e) => e.type),
-      events.map((e) => e.subtype),
-      events.map((e) => e.actorPrn),
-      events.map((e) => e.resourcePrn),
-      events.map((e) => e.data),
-    ]),
+    ...parameterArrays(ADMISSION_EVENT_TYPES, [events.map((e) => e.admissionIndex), ...eventRelationValues(events)]),
   ];
   admitStatement ??= admitStatementText();
   const rows = await queryArrayRows(db, ADMIT_NAME, admitStatement, values);

@@ -11,6 +11,7 @@ import { prepared, type Prepared } from '../http/prepared-queries';
 import { resourcePrn } from '../http/prn';
 import { parseDateTime, toRfc3339 } from '../http/time';
 import { events, type EventType } from './schema';
+import { JSON_ELEMENTS } from '../db/array-parameters';
 import { newEventId } from './event-ids';
 
 export interface NewEvent {
@@ -65,6 +66,35 @@ export function eventRelationStatements(relation: string): string[] {
     if (!form) throw new Error('eventRelationStatements: an event hook has no relation form');
     return form(relation);
   });
+}
+
+/** The parameter types of EVENT_RELATION_COLUMNS as eventRelationValues gives them (db/array-parameters.ts: the data as one JSON array). */
+export const EVENT_RELATION_TYPES = ['uuid', 'uuid', 'text', 'text', 'text', 'text', JSON_ELEMENTS] as const;
+
+/**
+ * The values of EVENT_RELATION_COLUMNS for `list`, one array per column, each event with a new id.
+ * Events of one statement share their inserted_at, and lists order them by (inserted_at, id): ids
+ * made in the order given (they only ever increase) keep them in the order they happened.
+ */
+export function eventRelationValues(list: readonly NewEvent[]): unknown[][] {
+  return [
+    list.map(() => newEventId()),
+    list.map((e) => e.organizationId),
+    list.map((e) => e.type),
+    list.map((e) => e.subtype),
+    list.map((e) => e.actorPrn),
+    list.map((e) => e.resourcePrn),
+    list.map((e) => e.data),
+  ];
+}
+
+/** The CTEs (`recorded_events`, `hook0`, ...) that insert the events of `relation` (EVENT_RELATION_COLUMNS) and run every hook over them. */
+export function recordingCtes(relation: string): string[] {
+  const columns = EVENT_RELATION_COLUMNS.join(', ');
+  return [
+    `recorded_events as (insert into events (${columns}) select ${columns} from ${relation})`,
+    ...eventRelationStatements(relation).map((text, i) => `hook${i} as (${text})`),
+  ];
 }
 
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<EventRow> {

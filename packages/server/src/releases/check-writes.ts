@@ -33,10 +33,9 @@ import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { lastConnectedDue } from '../devices/last-connected';
-import { newEventId } from '../events/event-ids';
-import { EVENT_RELATION_COLUMNS, eventRelationStatements, type NewEvent } from '../events/service';
+import { EVENT_RELATION_COLUMNS, EVENT_RELATION_TYPES, eventRelationValues, recordingCtes, type NewEvent } from '../events/service';
 import { CLAIM_CTES, claimArrays, type Claim } from './phase-claims';
-import { arrayParameter, JSON_ELEMENTS, parameterArray, parameterArrays, unnestParameters } from '../db/array-parameters';
+import { arrayParameter, parameterArray, parameterArrays, unnestParameters } from '../db/array-parameters';
 import { admissionGuardArrays, admissionGuardCte, type AdmissionGuard } from '../device-api/admissions';
 
 /** The reported state a `write` check stores on the device. */
@@ -85,20 +84,11 @@ const MAX_GROUP = 64;
  */
 const MIN_GROUP_WHEN_BUSY = 24;
 
-/** The event columns' types, as their parameters come (each event with its own id; the data as JSON). */
-const EVENT_TYPES = ['uuid', 'uuid', 'text', 'text', 'text', 'text', JSON_ELEMENTS];
-const EVENT_NAMES = 'id, organization_id, type, subtype, actor_prn, resource_prn, data';
-const EVENT_SELECTION = 'e.id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data';
+/** The event columns (events/service.ts EVENT_RELATION_COLUMNS), as named and as selected. */
+const EVENT_NAMES = EVENT_RELATION_COLUMNS.join(', ');
+const EVENT_SELECTION = EVENT_RELATION_COLUMNS.map((column) => `e.${column}`).join(', ');
 /** The types of the group statement's device updates (`$14`-`$18`). */
 const UPDATE_TYPES = ['uuid', 'text', 'text', 'text', 'int8'];
-
-/** The CTEs that record `check_events` (a relation of EVENT_RELATION_COLUMNS) and their webhook outbox rows. */
-function recordingCtes(): string[] {
-  return [
-    `recorded_events as (insert into events (${EVENT_RELATION_COLUMNS.join(', ')}) select ${EVENT_RELATION_COLUMNS.join(', ')} from check_events)`,
-    ...eventRelationStatements('check_events').map((text, i) => `hook${i} as (${text})`),
-  ];
-}
 
 /**
  * The group's statement, ONE fixed text whatever the group holds: every value comes as a
@@ -119,10 +109,10 @@ function groupStatementText(): string {
   ${admissionGuardCte(20)},
   check_events as materialized (
     select ${EVENT_SELECTION}
-    from ${unnestParameters(5, [...EVENT_TYPES, 'int8', 'int8'])} as e(${EVENT_NAMES}, claim_ord, guard_ord)
+    from ${unnestParameters(5, [...EVENT_RELATION_TYPES, 'int8', 'int8'])} as e(${EVENT_NAMES}, claim_ord, guard_ord)
     where (e.claim_ord is null or e.claim_ord in (select ord from claim_kept)) and ${GUARD_HELD}
   ),
-  ${recordingCtes().join(',\n  ')},
+  ${recordingCtes('check_events').join(',\n  ')},
   device_writes as (
     select coalesce(u.id, t.id) as id, u.id is not null and (u.claim_ord is null or u.claim_ord in (select ord from claim_kept)) as report,
       u.release_prn, u.bundle_prn, u.release_version, t.id is not null as touch
@@ -158,10 +148,10 @@ function eventsStatementText(): string {
   return `with ${admissionGuardCte(9)},
   check_events as materialized (
     select ${EVENT_SELECTION}
-    from ${unnestParameters(1, [...EVENT_TYPES, 'int8'])} as e(${EVENT_NAMES}, guard_ord)
+    from ${unnestParameters(1, [...EVENT_RELATION_TYPES, 'int8'])} as e(${EVENT_NAMES}, guard_ord)
     where ${GUARD_HELD}
   ),
-  ${recordingCtes().join(',\n  ')}
+  ${recordingCtes('check_events').join(',\n  ')}
   select 'guard', ord::text, null from admission_guards_held`;
 }
 
@@ -201,27 +191,16 @@ async function writeGroup(db: Executor, group: readonly CheckWrite[]): Promise<C
     if (write.claim) events.push({ event: write.claim.event, ord, guardOrd });
     if (write.deviceUpdate) updates.push({ update: write.deviceUpdate, ord });
   }
-  // Events of one statement share their inserted_at, and lists order them by (inserted_at, id):
-  // ids made in the order written (they only ever increase) keep a device's events in the order they happened.
-  const ids = events.map(() => newEventId());
-  const eventColumns = [
-    ids,
-    events.map((e) => e.event.organizationId),
-    events.map((e) => e.event.type),
-    events.map((e) => e.event.subtype),
-    events.map((e) => e.event.actorPrn),
-    events.map((e) => e.event.resourcePrn),
-    events.map((e) => e.event.data),
-  ];
+  const eventColumns = eventRelationValues(events.map((e) => e.event));
   let rows: unknown[][];
   if (claims.length === 0 && updates.length === 0 && touched.length === 0) {
     eventsStatement ??= eventsStatementText();
-    const values = parameterArrays([...EVENT_TYPES, 'int8'], [...eventColumns, events.map((e) => e.guardOrd)]);
+    const values = parameterArrays([...EVENT_RELATION_TYPES, 'int8'], [...eventColumns, events.map((e) => e.guardOrd)]);
     rows = await queryArrayRows(db, 'release_check_events', eventsStatement, [...values, ...admissionGuardArrays(guards)]);
   } else {
     const values = [
       ...claimArrays(claims),
-      ...parameterArrays([...EVENT_TYPES, 'int8', 'int8'], [...eventColumns, events.map((e) => e.ord), events.map((e) => e.guardOrd)]),
+      ...parameterArrays([...EVENT_RELATION_TYPES, 'int8', 'int8'], [...eventColumns, events.map((e) => e.ord), events.map((e) => e.guardOrd)]),
       ...parameterArrays(UPDATE_TYPES, [
         updates.map((u) => u.update.deviceId),
         updates.map((u) => u.update.releasePrn),
