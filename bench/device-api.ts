@@ -2,22 +2,23 @@
  * Issue 5's benchmark: GET /update over mutual TLS with keep-alive from 64 connections (64
  * distinct devices) with 10,000 registered devices on PostgreSQL, beside an HTTPS hello-world
  * that also requires client certificates, measured in the same run: BENCH_ROUNDS (default 7)
- * rounds of BENCH_ROUND_SECONDS (default 5) of each load, the hello-world's first in one round
- * and Canopy's first in the next, the median round's ratio and the p99 over all rounds' checks
- * held to the targets; then new handshakes per
+ * rounds of BENCH_ROUND_SECONDS (default 5) of each load, their order turned every round, the median
+ * round's ratio and the p99 over all rounds' checks held to the targets. Each round also loads
+ * the floor of an update check (lib/update-check-floor.ts): what this machine allows any
+ * implementation that finds the device and records its event, so Canopy's share of the floor is
+ * measured on the same machine as its ratio. Then new handshakes per
  * second (a full TLS handshake and one request per connection) on both, from several client
  * threads, with the CPU each side spends per handshake and the rate that CPU implies for the
  * server side alone on 2 cores (the client shares this machine's cores; a device fleet would
  * not). Resumed TLS sessions are not counted:
  * the device API turns session tickets off, and the client never offers a session.
- * Last, both loads against the floor of an update check (lib/update-check-floor.ts): what this
- * machine allows any implementation that finds the device and records its event.
+ * Last, the floor's new connections.
  * Both loads are raw TLS (lib/raw-http.ts), so the client takes as little of the 2 cores as it can.
  * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
  * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only, BENCH_SKIP_HANDSHAKES=1 the keep-alive load only.
  * BENCH_MARK=<file> writes that file when each of Canopy's measured loads starts (its content names
  * the load: keep-alive, handshakes, then the floor's), so a profiler (perf record -a) can be attached to one load
- * alone (the keep-alive mark comes before the first round; the hello-world's loads alternate with Canopy's).
+ * alone (the keep-alive mark comes before the first round; the hello-world's and the floor's loads alternate with Canopy's).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -95,34 +96,39 @@ async function startBareServer(script: string, deviceCaPem: string, probe: MtlsC
   return { child, url, ca: ca.certPem, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** One round of the keep-alive comparison: the hello-world's load and Canopy's, back to back. */
+type BareServer = Awaited<ReturnType<typeof startBareServer>>;
+
+/** One round of the keep-alive comparison: the hello-world's, Canopy's and the floor's loads, back to back. */
 interface KeepAliveRound {
   hello: MtlsLoadResult & { cpu: string };
   canopy: MtlsLoadResult & { cpu: string; commitsPerRequest: number };
+  floor: MtlsLoadResult & { cpu: string };
+  /** Canopy's rate over the hello-world's. */
   ratio: number;
 }
 
+type RoundLoads = { [K in 'hello' | 'canopy' | 'floor']: () => Promise<KeepAliveRound[K]> };
+const ROUND_ORDER = ['hello', 'canopy', 'floor'] as const;
+
 /**
- * KEEPALIVE_ROUNDS rounds, each the hello-world's load and Canopy's: this machine's speed drifts
- * by a third within minutes, and at times by half within seconds, so a baseline measured a minute
- * before (or after) the load it divides can be off by that much either way. Alternated, each
- * ratio divides two loads made within the same ten seconds; the order turns each round (ABBA), so
- * a machine speeding up or slowing down favours neither side; and many short rounds leave the
- * median to the rounds the machine held steady through.
+ * KEEPALIVE_ROUNDS rounds, each the hello-world's, Canopy's and the floor's loads: this machine's
+ * speed drifts by a third within minutes, and at times by half within seconds, so a baseline
+ * measured a minute before (or after) the load it divides can be off by that much either way.
+ * Alternated, each ratio divides loads made within the same quarter of a minute; round i starts
+ * with the i-th load, so over three rounds each load takes each place once and a machine speeding
+ * up or slowing down favours none; and many short rounds leave the median to the rounds the
+ * machine held steady through.
  */
-async function keepAliveRounds(helloLoad: () => Promise<KeepAliveRound['hello']>, canopyLoad: () => Promise<KeepAliveRound['canopy']>): Promise<KeepAliveRound[]> {
+async function keepAliveRounds(loads: RoundLoads): Promise<KeepAliveRound[]> {
   const rounds: KeepAliveRound[] = [];
   for (let i = 0; i < KEEPALIVE_ROUNDS; i++) {
-    let hello: KeepAliveRound['hello'];
-    let canopy: KeepAliveRound['canopy'];
-    if (i % 2 === 0) {
-      hello = await helloLoad();
-      canopy = await canopyLoad();
-    } else {
-      canopy = await canopyLoad();
-      hello = await helloLoad();
+    const round: Partial<KeepAliveRound> = {};
+    for (let j = 0; j < ROUND_ORDER.length; j++) {
+      const name = ROUND_ORDER[(i + j) % ROUND_ORDER.length];
+      Object.assign(round, { [name]: await loads[name]() });
     }
-    rounds.push({ hello, canopy, ratio: canopy.requestsPerSecond / Math.max(1, hello.requestsPerSecond) });
+    const { hello, canopy, floor } = round as Omit<KeepAliveRound, 'ratio'>;
+    rounds.push({ hello, canopy, floor, ratio: canopy.requestsPerSecond / Math.max(1, hello.requestsPerSecond) });
   }
   return rounds;
 }
@@ -135,8 +141,11 @@ function medianRound(rounds: KeepAliveRound[]): KeepAliveRound {
 
 /** Every round, then the figures the targets are about: the median round's ratio and the worst round's p99. */
 function printKeepAlive(rounds: KeepAliveRound[]): void {
-  console.log(`keep-alive: ${rounds.length} rounds of ${ROUND_SECONDS} s of each load, the hello-world's and Canopy's first in turn`);
-  rounds.forEach((round, i) => console.log(formatRatio(`  round ${i + 1}`, round.canopy, round.hello, 0.3)));
+  console.log(`keep-alive: ${rounds.length} rounds of ${ROUND_SECONDS} s of each load (hello-world, Canopy, floor), their order turned every round`);
+  const ofFloor = (round: KeepAliveRound) => round.canopy.requestsPerSecond / Math.max(1, round.floor.requestsPerSecond);
+  rounds.forEach((round, i) =>
+    console.log(formatRatio(`  round ${i + 1}`, round.canopy, round.hello, 0.3), `| floor ${round.floor.requestsPerSecond.toFixed(0)} req/s, Canopy ${percent(ofFloor(round))} of it`),
+  );
   const median = medianRound(rounds);
   // p99 over every check of every round, as one run of the load would measure it; the worst round's beside it.
   const allLatencies = rounds.flatMap((round) => round.canopy.latencies).sort((a, b) => a - b);
@@ -148,7 +157,21 @@ function printKeepAlive(rounds: KeepAliveRound[]): void {
   // The tail beside the middle, for both: the share of p99 the machine's neighbours make.
   console.log(`  median round: p50/p99 Canopy ${median.canopy.p50}/${median.canopy.p99} ms, hello-world ${median.hello.p50}/${median.hello.p99} ms`);
   console.log(`  median round: PostgreSQL transactions per check (grouped statements, read-only ones included): ${median.canopy.commitsPerRequest.toFixed(3)}`);
+  const floorLatencies = rounds.flatMap((round) => round.floor.latencies).sort((a, b) => a - b);
+  console.log(
+    `floor (device + event only), same rounds: median ${percent(medianOf(rounds.map((round) => round.floor.requestsPerSecond / Math.max(1, round.hello.requestsPerSecond))))} of the hello-world, ` +
+      `Canopy at a median ${percent(medianOf(rounds.map(ofFloor)))} of the floor; floor's p99 of all rounds ${percentile(floorLatencies, 0.99)} ms`,
+  );
+  console.log(`  median round: floor's ${median.floor.cpu}`);
 }
+
+/** The median of `values` (of an even number, the lower of the two middle ones, as medianRound). */
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
 await withDatabase(async (databaseUrl) => {
   const started = Date.now();
@@ -168,6 +191,7 @@ await withDatabase(async (databaseUrl) => {
     await hello.child.stop();
     hello.remove();
   };
+  let floor: BareServer | null = null;
   let rounds: KeepAliveRound[] = [];
   let baselineHandshakes;
   const handshakeOptions = { clients: handshakeClients, seconds: SECONDS, concurrency: HANDSHAKE_CONCURRENCY, threads: HANDSHAKE_THREADS };
@@ -184,21 +208,27 @@ await withDatabase(async (databaseUrl) => {
     try {
       const serverCa = canopy.deviceServerCaPem();
       await enrollFleet(canopy, databaseUrl, deviceCa, devices);
+      // The floor reads the devices Canopy enrolled, from the same database.
+      floor = await startBareServer('bench/lib/update-check-floor.ts', deviceCa.certPem, clients[0], { DATABASE_URL: databaseUrl });
+      const floorServer = floor;
 
       const url = `https://127.0.0.1:${canopy.devicePort}/update`;
       const headers = { 'canopy-release-version': '1.0.0' };
       const serverPid = canopy.child.process.pid;
       if (!SKIP_KEEPALIVE) {
+        const floorTarget = { url: floorServer.url, ca: floorServer.ca, headers };
         await mtlsLoad({ ...helloTarget, clients, seconds: WARM_UP_SECONDS });
         await mtlsLoad({ url, ca: serverCa, clients, seconds: WARM_UP_SECONDS, headers });
+        await mtlsLoad({ ...floorTarget, clients, seconds: WARM_UP_SECONDS });
         markLoad('keep-alive');
-        rounds = await keepAliveRounds(
-          () => withCpuPerRequest(hello.child.process.pid, null, ROUND_SECONDS, () => mtlsLoad({ ...helloTarget, clients, seconds: ROUND_SECONDS })),
-          () =>
+        rounds = await keepAliveRounds({
+          hello: () => withCpuPerRequest(hello.child.process.pid, null, ROUND_SECONDS, () => mtlsLoad({ ...helloTarget, clients, seconds: ROUND_SECONDS })),
+          canopy: () =>
             withCommitsPerRequest(databaseUrl, ROUND_SECONDS, () =>
               withCpuPerRequest(serverPid, databaseUrl, ROUND_SECONDS, () => mtlsLoad({ url, ca: serverCa, clients, seconds: ROUND_SECONDS, headers })),
             ),
-        );
+          floor: () => withCpuPerRequest(floorServer.child.process.pid, databaseUrl, ROUND_SECONDS, () => mtlsLoad({ ...floorTarget, clients, seconds: ROUND_SECONDS })),
+        });
       }
       await stopHello();
       const measured = { url, ca: serverCa, headers, serverPid, databaseUrl };
@@ -225,47 +255,31 @@ await withDatabase(async (databaseUrl) => {
     } finally {
       await canopy.child.stop();
     }
+    if (floor && baselineHandshakes) await measureFloorHandshakes(floor, databaseUrl, { ...handshakeOptions, baseline: baselineHandshakes });
   } finally {
     await stopHello();
+    if (floor) {
+      await floor.child.stop();
+      floor.remove();
+    }
   }
-  const baseline = rounds.length > 0 ? medianRound(rounds).hello : null;
-  await measureFloor(databaseUrl, deviceCa.certPem, clients, baseline, baselineHandshakes ? { ...handshakeOptions, baseline: baselineHandshakes } : null);
 });
 
 /**
- * The same loads against the floor of a device API update check (lib/update-check-floor.ts: the
+ * New connections to the floor of a device API update check (lib/update-check-floor.ts: the
  * certificate verified by OpenSSL, the device found by its fingerprint, its event durably
- * recorded, grouped as generously as possible), on the same seeded database: how far what this
- * machine allows any implementation is from the targets, for the keep-alive checks and for new
- * connections.
+ * recorded), on the same seeded database, after Canopy's process has stopped: how far what this
+ * machine allows any implementation is from the handshake target.
  */
-async function measureFloor(
+async function measureFloorHandshakes(
+  floor: BareServer,
   databaseUrl: string,
-  deviceCaPem: string,
-  clients: MtlsClient[],
-  baseline: MtlsLoadResult | null,
-  handshakes: (Omit<HandshakeLoadOptions, 'url' | 'ca'> & { baseline: HandshakeLoadResult }) | null,
+  handshakes: Omit<HandshakeLoadOptions, 'url' | 'ca'> & { baseline: HandshakeLoadResult },
 ) {
-  if (!baseline && !handshakes) return;
-  const floor = await startBareServer('bench/lib/update-check-floor.ts', deviceCaPem, clients[0], { DATABASE_URL: databaseUrl });
-  try {
-    const target = { url: floor.url, ca: floor.ca };
-    if (baseline) {
-      await mtlsLoad({ ...target, clients, seconds: WARM_UP_SECONDS });
-      markLoad('floor keep-alive');
-      const measured = await withCpuPerRequest(floor.child.process.pid, databaseUrl, SECONDS, () => mtlsLoad({ ...target, clients, seconds: SECONDS }));
-      console.log(formatRatio('floor (device + event only)', measured, baseline, 0.3), `(p99 target < 25 ms)`);
-      console.log(`  ${measured.cpu}; p50/p99 ${measured.p50}/${measured.p99} ms`);
-    }
-    if (handshakes) {
-      const { baseline: ceiling, ...options } = handshakes;
-      await handshakeLoad({ ...options, ...target, seconds: WARM_UP_SECONDS });
-      markLoad('floor handshakes');
-      const measured = await handshakeLoad({ ...options, ...target, serverPid: floor.child.process.pid, databaseUrl });
-      console.log(formatHandshakes('  floor (device + event only)', measured), `  ratio ${((measured.requestsPerSecond / ceiling.requestsPerSecond) * 100).toFixed(0)}% of hello-world (target >= 500 /s)`);
-    }
-  } finally {
-    await floor.child.stop();
-    floor.remove();
-  }
+  const { baseline: ceiling, ...options } = handshakes;
+  const target = { url: floor.url, ca: floor.ca };
+  await handshakeLoad({ ...options, ...target, seconds: WARM_UP_SECONDS });
+  markLoad('floor handshakes');
+  const measured = await handshakeLoad({ ...options, ...target, serverPid: floor.child.process.pid, databaseUrl });
+  console.log(formatHandshakes('  floor (device + event only)', measured), `  ratio ${((measured.requestsPerSecond / ceiling.requestsPerSecond) * 100).toFixed(0)}% of hello-world (target >= 500 /s)`);
 }
