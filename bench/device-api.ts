@@ -13,7 +13,7 @@
  * not). Resumed TLS sessions are not counted:
  * the device API turns session tickets off, and the client never offers a session.
  * Last, the floor's new connections.
- * Both loads are raw TLS (lib/raw-http.ts), so the client takes as little of the 2 cores as it can.
+ * Every load is raw TLS (lib/raw-http.ts), so the client takes as little of the 2 cores as it can.
  * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
  * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only, BENCH_SKIP_HANDSHAKES=1 the keep-alive load only.
  * BENCH_MARK=<file> writes that file when each of Canopy's measured loads starts (its content names
