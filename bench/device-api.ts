@@ -128,21 +128,29 @@ async function keepAliveRounds(loads: RoundLoads): Promise<KeepAliveRound[]> {
       Object.assign(round, { [name]: await loads[name]() });
     }
     const { hello, canopy, floor } = round as Omit<KeepAliveRound, 'ratio'>;
-    rounds.push({ hello, canopy, floor, ratio: canopy.requestsPerSecond / Math.max(1, hello.requestsPerSecond) });
+    rounds.push({ hello, canopy, floor, ratio: rateShare(canopy, hello) });
   }
   return rounds;
 }
 
-/** The round with the median ratio (of an even number, the lower of the two middle ones). */
-function medianRound(rounds: KeepAliveRound[]): KeepAliveRound {
-  const sorted = [...rounds].sort((a, b) => a.ratio - b.ratio);
+/** `measured`'s rate over `baseline`'s. */
+function rateShare(measured: { requestsPerSecond: number }, baseline: { requestsPerSecond: number }): number {
+  return measured.requestsPerSecond / Math.max(1, baseline.requestsPerSecond);
+}
+
+/** The item with the median `value` (of an even number, the lower of the two middle ones). */
+function lowerMedian<T>(items: readonly T[], value: (item: T) => number): T {
+  const sorted = [...items].sort((a, b) => value(a) - value(b));
   return sorted[Math.floor((sorted.length - 1) / 2)];
 }
+
+/** The round with the median ratio. */
+const medianRound = (rounds: KeepAliveRound[]) => lowerMedian(rounds, (round) => round.ratio);
 
 /** Every round, then the figures the targets are about: the median round's ratio and the worst round's p99. */
 function printKeepAlive(rounds: KeepAliveRound[]): void {
   console.log(`keep-alive: ${rounds.length} rounds of ${ROUND_SECONDS} s of each load (hello-world, Canopy, floor), their order turned every round`);
-  const ofFloor = (round: KeepAliveRound) => round.canopy.requestsPerSecond / Math.max(1, round.floor.requestsPerSecond);
+  const ofFloor = (round: KeepAliveRound) => rateShare(round.canopy, round.floor);
   rounds.forEach((round, i) =>
     console.log(formatRatio(`  round ${i + 1}`, round.canopy, round.hello, 0.3), `| floor ${round.floor.requestsPerSecond.toFixed(0)} req/s, Canopy ${percent(ofFloor(round))} of it`),
   );
@@ -159,17 +167,13 @@ function printKeepAlive(rounds: KeepAliveRound[]): void {
   console.log(`  median round: PostgreSQL transactions per check (grouped statements, read-only ones included): ${median.canopy.commitsPerRequest.toFixed(3)}`);
   const floorLatencies = rounds.flatMap((round) => round.floor.latencies).sort((a, b) => a - b);
   console.log(
-    `floor (device + event only), same rounds: median ${percent(medianOf(rounds.map((round) => round.floor.requestsPerSecond / Math.max(1, round.hello.requestsPerSecond))))} of the hello-world, ` +
+    `floor (device + event only), same rounds: median ${percent(medianOf(rounds.map((round) => rateShare(round.floor, round.hello))))} of the hello-world, ` +
       `Canopy at a median ${percent(medianOf(rounds.map(ofFloor)))} of the floor; floor's p99 of all rounds ${percentile(floorLatencies, 0.99)} ms`,
   );
   console.log(`  median round: floor's ${median.floor.cpu}`);
 }
 
-/** The median of `values` (of an even number, the lower of the two middle ones, as medianRound). */
-function medianOf(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-}
+const medianOf = (values: number[]) => lowerMedian(values, (value) => value);
 
 const percent = (share: number) => `${(share * 100).toFixed(1)}%`;
 
@@ -209,8 +213,8 @@ await withDatabase(async (databaseUrl) => {
       const serverCa = canopy.deviceServerCaPem();
       await enrollFleet(canopy, databaseUrl, deviceCa, devices);
       // The floor reads the devices Canopy enrolled, from the same database.
-      floor = await startBareServer('bench/lib/update-check-floor.ts', deviceCa.certPem, clients[0], { DATABASE_URL: databaseUrl });
-      const floorServer = floor;
+      const floorServer = await startBareServer('bench/lib/update-check-floor.ts', deviceCa.certPem, clients[0], { DATABASE_URL: databaseUrl });
+      floor = floorServer;
 
       const url = `https://127.0.0.1:${canopy.devicePort}/update`;
       const headers = { 'canopy-release-version': '1.0.0' };
