@@ -249,7 +249,7 @@ await withDatabase(async (databaseUrl) => {
         console.log(`new connections (full TLS handshakes, ${HANDSHAKE_CONCURRENCY} at a time from ${HANDSHAKE_THREADS} client threads), target >= 500 /s:`);
         console.log(formatHandshakes('  hello-world (ceiling)', baselineHandshakes));
         console.log(formatHandshakes(`  Canopy, first of ${handshakeClients.length}`, firstContacts));
-        console.log(formatHandshakes('  Canopy GET /update', handshakes), `  ratio ${((handshakes.requestsPerSecond / baselineHandshakes.requestsPerSecond) * 100).toFixed(0)}%`);
+        console.log(formatHandshakes('  Canopy GET /update', handshakes), `  ratio ${(rateShare(handshakes, baselineHandshakes) * 100).toFixed(0)}%`);
         console.log(`  PostgreSQL transactions per reconnecting handshake (grouped statements, read-only ones included): ${handshakes.commitsPerRequest.toFixed(2)}`);
         const implied = impliedCapacity(handshakes);
         if (implied !== null) console.log(`  Canopy's server-side CPU per handshake implies ${implied.toFixed(0)} handshakes/s on ${TARGET_CORES} cores (target >= 500; the bare server's ${impliedCapacity(baselineHandshakes)!.toFixed(0)})`);
@@ -285,5 +285,5 @@ async function measureFloorHandshakes(
   await handshakeLoad({ ...options, ...target, seconds: WARM_UP_SECONDS });
   markLoad('floor handshakes');
   const measured = await handshakeLoad({ ...options, ...target, serverPid: floor.child.process.pid, databaseUrl });
-  console.log(formatHandshakes('  floor (device + event only)', measured), `  ratio ${((measured.requestsPerSecond / ceiling.requestsPerSecond) * 100).toFixed(0)}% of hello-world (target >= 500 /s)`);
+  console.log(formatHandshakes('  floor (device + event only)', measured), `  ratio ${(rateShare(measured, ceiling) * 100).toFixed(0)}% of hello-world (target >= 500 /s)`);
 }

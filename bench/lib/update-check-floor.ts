@@ -9,8 +9,9 @@
  *    CLIENT_CA, lib/bare-tls.ts): OpenSSL verifies the client certificate against a static trust
  *    store, and the device is found by its certificate's fingerprint (once per connection).
  *
- * Then it reads the device and durably records its `device.checked_for_release` event, and answers
- * a fixed `no_update`. Requests are grouped as generously as possible: all requests of an
+ * Then it reads the device and records its `device.checked_for_release` event, and answers a fixed
+ * `no_update`. The event commits as Canopy commits a check that changes nothing
+ * (releases/check-writes.ts): visible before the answer, its WAL flush not waited for. Requests are grouped as generously as possible: all requests of an
  * event-loop turn share ONE statement (the device read and the event insert together, one round
  * trip, one commit), and while 2 are at the database the next waits and grows.
  * Left out, so the figure errs high: the release chain, phase claims and their lock, bundle
@@ -42,6 +43,7 @@ const READ_AND_RECORD = `with d as (${FIND}), recorded as (
     select gen_random_uuid(), d.organization_id, 'device', 'checked_for_release',
       coalesce($2, 'prn:1:' || d.organization_id || ':device:' || d.id),
       'prn:1:' || d.organization_id || ':device:' || d.id, '{"status": "no_update"}'::jsonb from d
+    where (select set_config('synchronous_commit', 'off', true)) = 'off'
   )
   select key from d`;
 
