@@ -78,8 +78,11 @@ export interface CheckWrite {
 
 export type CheckWriteOutcome = 'written' | 'slot_refused' | 'not_admitted';
 
-/** Groups at the database at once per process: enough to overlap one group's commit with the next. */
-const MAX_IN_FLIGHT = 4;
+/**
+ * Groups at the database at once per process: two, so one group's round trip overlaps the next
+ * one's building. More rarely help: see MIN_GROUP_WHEN_BUSY for what was measured.
+ */
+const MAX_IN_FLIGHT = 2;
 /** Checks per group: keeps one statement's arrays and its lock-holding time small. */
 const MAX_GROUP = 64;
 /**
@@ -88,11 +91,14 @@ const MAX_GROUP = 64;
  * fixed cost about that of 24 checks' rows: measured from groups of 12 against 22 on the kept-alive
  * load, about 0.29 ms of PostgreSQL's CPU per statement (its executor, commit and WAL flush)
  * against 0.012 ms per check, and 0.16 ms of this process's (the driver's round trip, the
- * parameters). A smaller group sent beside one in flight pays more for the
- * statement than for its checks; with 8 here, 64 connections made groups of 22 and 18.0k checks/s,
- * with 24 groups of about 30 and 19.0k (bench/compare-bundles.ts, bundles alternated).
+ * parameters). A smaller group sent beside one in flight pays more for the statement than for its
+ * checks. Once events-only groups stopped waiting for their WAL flush, 2 groups out with at least
+ * 40-48 checks beside one beat 4 out with 24 on 64 kept-alive connections (bench/compare-bundles.ts,
+ * bundles alternated) in 16 of 20 rounds; the three runs' means moved by +18%, 0% and +3%. The
+ * groups stayed the same size (26-28 checks per transaction in both); what changes is that at
+ * most two PostgreSQL backends compete with this process for the machine's cores at a time.
  */
-const MIN_GROUP_WHEN_BUSY = 24;
+const MIN_GROUP_WHEN_BUSY = 48;
 
 /** The event columns (events/service.ts EVENT_RELATION_COLUMNS), as named and as selected. */
 const EVENT_NAMES = EVENT_RELATION_COLUMNS.join(', ');
