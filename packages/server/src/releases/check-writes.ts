@@ -8,12 +8,13 @@
  * What a check changes is durable before it answers: a claim, the reported state, last_connected_at
  * (and every write inside a caller's transaction). A group that only records events (a device
  * checking again and running what it reported before: the steady state of a fleet, and nearly
- * every check) commits without waiting for its WAL flush (`synchronous_commit` off for that
- * transaction alone; PostgreSQL's WAL writer flushes it within three times `wal_writer_delay`, 0.6 s by
- * default). Its events stay atomic with their webhook outbox rows and are visible at once; only a
- * crash of PostgreSQL or its machine in that window can lose them, never a crash of Canopy. The
- * flush waited on was, on the benchmark's disk, about 1 ms per group of an 11 ms round trip under
- * load, with nothing the device's answer depends on (bench/device-api.ts: 8-13% more checks/s).
+ * every check) commits without waiting for its WAL flush: `synchronous_commit` is off for that
+ * transaction alone, and PostgreSQL's WAL writer flushes it within three times `wal_writer_delay`
+ * (0.6 s by default). Its events stay atomic with their webhook outbox rows and are visible at
+ * once; only a crash of PostgreSQL or its machine in that window can lose them, never a crash of
+ * Canopy. The flush waited on was, on the benchmark's disk, about 1 ms per group of an 11 ms round
+ * trip under load, and the device's answer depends on nothing it makes durable
+ * (bench/compare-bundles.ts, bundles alternated: 5-13% more checks/s).
  *
  * Each check's writes stay all-or-nothing: a check that asks for a phase claim has its events
  * and device update kept only when its claim row is inserted (phase-claims.ts CLAIM_CTES),
