@@ -11,9 +11,10 @@
  *
  * Then it reads the device and records its `device.checked_for_release` event, and answers a fixed
  * `no_update`. The event commits as Canopy commits a check that changes nothing
- * (releases/check-writes.ts): visible before the answer, its WAL flush not waited for. Requests are grouped as generously as possible: all requests of an
- * event-loop turn share ONE statement (the device read and the event insert together, one round
- * trip, one commit), and while 2 are at the database the next waits and grows.
+ * (releases/check-writes.ts): visible before the answer, its WAL flush not waited for. Requests
+ * are grouped as generously as possible: all requests of an event-loop turn share ONE statement
+ * (the device read and the event insert together, one round trip, one commit), and while 2 are at
+ * the database the next waits and grows.
  * Left out, so the figure errs high: the release chain, phase claims and their lock, bundle
  * overrides, webhook outbox rows, the resolution itself, the manifest, request ids and logs; on
  * the device API also the chain check against the CAs registered now, the certificate's
