@@ -9,11 +9,8 @@
  * setting, and rolls back. The statement is the one an autocommit group runs.
  */
 import { sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/connection';
-import * as schema from '../../src/db/schema';
+import { connect, type Database } from '../../src/db/connection';
 import type { NewEvent } from '../../src/events/service';
 import { writeCheck, type CheckWrite } from '../../src/releases/check-writes';
 import { createDevice, createProduct } from '../support/device-fleet';
@@ -30,18 +27,12 @@ beforeAll(async () => {
   t = await startTestServer({}, { workers: false });
   devicePrn = (await createDevice(t.api, await createProduct(t.api, 'commit-modes'), 'commit-modes-1')).prn;
   deviceId = devicePrn.split(':')[4];
-  if (t.config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: t.config.databaseUrl, max: 1 });
-    oneSession = {
-      db: drizzle(pool, { schema }) as unknown as Database,
-      query: async (text) => (await pool.query(text)).rows,
-      close: () => pool.end(),
-    };
-  } else {
-    const db = t.server.platform.db;
-    const client = (db as unknown as { $client: { query(text: string): Promise<{ rows: unknown[] }> } }).$client;
-    oneSession = { db, query: async (text) => (await client.query(text)).rows, close: async () => {} };
-  }
+  // PostgreSQL: the platform's own connect(), with a pool of one. PGlite: the server's database.
+  const handle = t.config.databaseUrl ? await connect({ databaseUrl: t.config.databaseUrl, pgliteDir: null, poolSize: 1 }) : null;
+  const db = handle?.db ?? t.server.platform.db;
+  // Both drivers (a node-postgres pool, PGlite) answer `query(text)` with `{ rows }`.
+  const client = (db as unknown as { $client: { query(text: string): Promise<{ rows: unknown[] }> } }).$client;
+  oneSession = { db, query: async (text) => (await client.query(text)).rows, close: async () => handle?.close() };
 });
 
 afterAll(async () => {
@@ -68,6 +59,8 @@ async function commitModeAfter(write: (db: Database) => Promise<unknown>): Promi
 }
 
 describe('the commit of an update check group', () => {
+  // A claim takes the same statement as a reported state (check-writes.ts groupStatementText),
+  // so the reported-state case below stands for both.
   it('does not wait for the flush when the group only records events', async () => {
     expect(await commitModeAfter((db) => writeCheck(db, eventsOnly()))).toBe('off');
   });
