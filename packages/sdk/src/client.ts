@@ -1,120 +1,17 @@
 /**
- * The Canopy client: a typed openapi-fetch client over the generated admin API paths (`api`),
- * and an untyped `request` for paths the running server's document does not list yet (the CLI's
- * command table calls documented routes before they land). Both throw CanopyApiError on non-2xx.
+ * The Canopy client for Node: the client of client-core.ts with a transport that can trust a
+ * private CA (`caPath`, through undici). Browsers import `@canopy/sdk/browser` instead.
  */
-import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import type { paths as AdminPaths } from './generated/admin-api';
-import { CanopyApiError, CanopyNetworkError } from './errors';
-import { createFetch, type FetchLike } from './transport';
+import { createCanopyClient as createCoreClient, type CanopyClient, type CanopyClientOptions as CoreOptions } from './client-core';
+import { createFetch } from './transport';
 
-export interface CanopyClientOptions {
-  /** Admin API root, e.g. http://localhost:4000. */
-  baseUrl: string;
-  apiKey?: string;
+export { fillPath, queryString, type CanopyClient, type Query, type RequestOptions } from './client-core';
+
+export interface CanopyClientOptions extends CoreOptions {
   /** PEM file of a CA to trust for HTTPS (self-hosted servers with a private CA). */
   caPath?: string;
-  /** Sent as `x-api-version` when set. */
-  apiVersion?: 1 | 2;
-  /** Replaces the transport (tests, proxies). */
-  fetch?: FetchLike;
-}
-
-export type Query = Record<string, string | number | boolean | undefined | null>;
-
-export interface RequestOptions {
-  query?: Query;
-  body?: unknown;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-}
-
-export interface CanopyClient {
-  readonly baseUrl: string;
-  /** Typed calls: `client.api.GET('/products/{prn}', { params: { path: { prn } } })`. */
-  readonly api: Client<AdminPaths>;
-  /** Any admin route by method and path; answers the parsed JSON body (undefined for 204). */
-  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<T>;
-  /** The bare transport, for presigned URLs (which must not carry the API key). */
-  readonly fetch: FetchLike;
-}
-
-export function queryString(query: Query | undefined): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) params.set(key, String(value));
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function authHeaders(options: CanopyClientOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-  if (options.apiVersion) headers['x-api-version'] = String(options.apiVersion);
-  return headers;
-}
-
-function networkError(error: unknown, method: string, url: string): CanopyNetworkError {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  const detail = cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
-  return new CanopyNetworkError(`${method} ${url} failed: ${detail}`, { cause: error });
 }
 
 export function createCanopyClient(options: CanopyClientOptions): CanopyClient {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  const transport = options.fetch ?? createFetch(options.caPath);
-  const headers = authHeaders(options);
-
-  const api = createClient<AdminPaths>({ baseUrl, headers, fetch: transport as never });
-  const throwOnError: Middleware = {
-    async onResponse({ request, response }) {
-      if (response.ok) return undefined;
-      const body = await readBody(response.clone());
-      throw CanopyApiError.fromBody(response.status, body, request.method, new URL(request.url).pathname);
-    },
-    onError({ request, error }) {
-      if (error instanceof CanopyApiError) return error;
-      return networkError(error, request.method, request.url);
-    },
-  };
-  api.use(throwOnError);
-
-  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const url = `${baseUrl}${path}${queryString(opts.query)}`;
-    const init: RequestInit = { method, headers: { ...headers, ...opts.headers }, signal: opts.signal };
-    if (opts.body !== undefined) {
-      init.body = JSON.stringify(opts.body);
-      (init.headers as Record<string, string>)['content-type'] = 'application/json';
-    }
-    let response: Response;
-    try {
-      response = await transport(url, init);
-    } catch (error) {
-      if ((error as Error)?.name === 'AbortError') throw error;
-      throw networkError(error, method, url);
-    }
-    const body = await readBody(response);
-    if (!response.ok) throw CanopyApiError.fromBody(response.status, body, method, path);
-    return body as T;
-  }
-
-  return { baseUrl, api, request, fetch: transport };
-}
-
-/** Puts a prn (or any id) into a path template: `/artifacts/{prn}`. */
-export function fillPath(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`missing path parameter ${name} for ${template}`);
-    return encodeURIComponent(String(value));
-  });
+  return createCoreClient({ ...options, fetch: options.fetch ?? createFetch(options.caPath) });
 }

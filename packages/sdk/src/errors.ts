@@ -34,6 +34,18 @@ export class CanopyApiError extends Error {
     const context = body === null || body === undefined || body === '' ? {} : { body: typeof body === 'string' ? body.slice(0, 500) : body };
     return new CanopyApiError({ status, errors: [{ code: 'http_error', context }], method, path });
   }
+
+  /** Reads a non-2xx answer's body (JSON when it parses, else its text) and builds the error from it. */
+  static async fromResponse(response: Response, method: string, path: string): Promise<CanopyApiError> {
+    const text = await response.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: fromBody keeps the text
+    }
+    return CanopyApiError.fromBody(response.status, body, method, path);
+  }
 }
 
 /** A failure before any HTTP answer (DNS, refused connection, TLS). Kept apart so callers can tell them from API errors. */

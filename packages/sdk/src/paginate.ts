@@ -3,7 +3,7 @@
  * The item key is the plural resource name (`products`); it is found as the one array in the
  * page when not given, so new resources need no change here.
  */
-import type { CanopyClient, Query } from './client';
+import type { CanopyClient, Query } from './client-core';
 
 export interface PaginateOptions {
   query?: Query;

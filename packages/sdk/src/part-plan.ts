@@ -1,40 +1,16 @@
 /**
- * How a file is cut into binary parts, and its hashes, computed in one streaming pass so a
- * multi-gigabyte file is never held in memory. Parts are 5 MiB..5 GiB except the last, and at
- * most 10,000 (api-contract.md section 3).
+ * How a file on disk is cut into binary parts (the rule: part-sizes.ts), and its hashes, computed
+ * in one streaming pass so a multi-gigabyte file is never held in memory. Node only: browsers
+ * plan a Blob with blob-plan.ts.
  */
 import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
+import { choosePartSize, type PartPlan, type PlannedPart } from './part-sizes';
 
-export const MIN_PART_SIZE = 5 * 1024 * 1024;
-export const MAX_PART_SIZE = 5 * 1024 * 1024 * 1024;
-export const MAX_PARTS = 10_000;
-export const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
+export { MIN_PART_SIZE, MAX_PART_SIZE, MAX_PARTS, DEFAULT_PART_SIZE, choosePartSize, type PlannedPart, type PartPlan } from './part-sizes';
 
-export interface PlannedPart {
-  /** 1-based, as the API numbers parts. */
-  index: number;
-  offset: number;
-  size: number;
-  /** Lowercase hex SHA-256 of the part's bytes. */
-  hash: string;
-  /** Base64 of the same digest, for `x-amz-checksum-sha256`. */
-  checksumBase64: string;
-}
-
-export interface FilePlan {
+export interface FilePlan extends PartPlan {
   path: string;
-  size: number;
-  /** Lowercase hex SHA-256 of the whole file. */
-  hash: string;
-  partSize: number;
-  parts: PlannedPart[];
-}
-
-export function choosePartSize(fileSize: number, requested = DEFAULT_PART_SIZE): number {
-  if (requested < MIN_PART_SIZE || requested > MAX_PART_SIZE) throw new RangeError(`part size must be between ${MIN_PART_SIZE} and ${MAX_PART_SIZE} bytes`);
-  // Grow the part size for huge files rather than exceed the part count limit.
-  return Math.max(requested, Math.ceil(fileSize / MAX_PARTS));
 }
 
 export async function planFile(path: string, requestedPartSize?: number): Promise<FilePlan> {

@@ -1,7 +1,8 @@
 /**
- * Ed25519 binary signatures (api-contract.md section 3): the message is the ASCII of the lowercase
- * hex SHA-256 of the binary (64 bytes), the signature goes on the wire as 128 hex characters, and
- * a signing key's `value` is the standard base64 of the raw 32-byte public key.
+ * Ed25519 binary signatures (site/docs/canopy-core/reference/binary-management/index.md, "Binary
+ * signature"): the message is the ASCII of the lowercase hex SHA-256 of the binary (64 bytes),
+ * the signature goes on the wire as 128 hex characters, and a signing key's `value` is the
+ * standard base64 of the raw 32-byte public key.
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 

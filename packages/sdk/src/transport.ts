@@ -5,7 +5,9 @@
 import fs from 'node:fs';
 import { Agent, fetch as undiciFetch } from 'undici';
 
-export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+import type { FetchLike } from './fetch-like';
+
+export type { FetchLike };
 
 export function createFetch(caPath?: string): FetchLike {
   if (!caPath) return (input, init) => globalThis.fetch(input, init);

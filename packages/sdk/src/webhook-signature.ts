@@ -1,8 +1,9 @@
 /**
- * Webhook signing (api-contract.md section 6), the one implementation shared by the sender (the
- * server imports it as '@canopy/sdk/webhook-signature') and by receivers (the SDK's index
- * re-exports `verifyWebhook`). Pure functions over node:crypto with no other imports, so the file
- * can be copied into any receiver as is.
+ * Webhook signing (site/docs/canopy-core/reference/integration-management/webhooks.md,
+ * "Deliveries"), the one implementation shared by the sender (the server imports it as
+ * '@canopy/sdk/webhook-signature') and by receivers (the SDK's index re-exports `verifyWebhook`).
+ * Pure functions over node:crypto with no other imports, so the file can be copied into any
+ * receiver as is.
  *
  *   canopy-published-at: <RFC 3339 time>
  *   canopy-signature:    HEX(HMAC-SHA256(key = secret's ASCII bytes, message = published-at + raw body))
