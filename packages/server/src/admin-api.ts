@@ -9,8 +9,10 @@ import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import { authenticateApiKey } from './accounts/api-keys';
 import { ADMIN_ROUTES } from './admin-routes';
+import { installAuditTrail } from './events/audit-trail';
 import type { AdminApp } from './http/app-types';
 import { apiKeyAuth } from './http/auth';
+import { installAdminSecurityHeaders } from './http/security-headers';
 import { baseServerOptions, installCommonHooks } from './http/server-options';
 import { adminOpenApiDocument } from './openapi/documents';
 import type { Platform } from './platform';
@@ -18,7 +20,10 @@ import type { Platform } from './platform';
 export async function buildAdminApi(platform: Platform): Promise<AdminApp> {
   const app = Fastify(baseServerOptions(platform.config.logLevel, platform.config.bodyLimit)).withTypeProvider<TypeBoxTypeProvider>();
   installCommonHooks(app);
+  await installAdminSecurityHeaders(app);
   await app.register(swagger, { openapi: adminOpenApiDocument(platform.config.publicUrl) });
+  // Before any route is added: it wraps every write route as it is added.
+  installAuditTrail(app, platform);
   await app.register(apiKeyAuth, { authenticate: (token) => authenticateApiKey(platform.db, token) });
 
   app.get('/healthz', {

@@ -1,17 +1,23 @@
 /**
  * Server administration from the shell: `npm run admin -- org create NAME` creates an
- * organization with its first admin API key and prints the key (shown only this once).
+ * organization with its first admin API key and prints the key (shown only this once);
+ * `backup DIR` / `restore DIR` copy the embedded mode's data directory (backup/embedded.ts).
  * Talks to the database directly, with the same settings as the server.
  */
+import path from 'node:path';
 import { createOrganization } from './accounts/service';
+import { backupEmbedded, restoreEmbedded } from './backup/embedded';
 import { loadConfig } from './config';
 import { connect, pgliteDirFor } from './db/connection';
 import { runMigrations } from './db/migrate';
 import { ApiError } from './http/errors';
 
 const USAGE = `usage: npm run admin -- org create NAME [--email EMAIL] [--username NAME --password PASSWORD]
+       npm run admin -- backup DIR
+       npm run admin -- restore DIR
 
-Creates an organization and prints its first admin API key.
+Creates an organization and prints its first admin API key; or backs the embedded mode's data
+directory (database, blobs, keys) up into DIR, or restores it from DIR into a new data directory.
 Uses DATABASE_URL, or the embedded database under CANOPY_DATA_DIR (stop the server first:
 the embedded database takes one process at a time).`;
 
@@ -22,6 +28,7 @@ function option(args: string[], name: string): string | undefined {
 
 async function main(args: string[]): Promise<number> {
   const [noun, verb, name] = args;
+  if ((noun === 'backup' || noun === 'restore') && verb) return backupCommand(noun, verb);
   if (noun !== 'org' || verb !== 'create' || !name || name.startsWith('--')) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
@@ -43,6 +50,24 @@ async function main(args: string[]): Promise<number> {
     throw error;
   } finally {
     await handle.close();
+  }
+}
+
+async function backupCommand(command: 'backup' | 'restore', dir: string): Promise<number> {
+  const config = loadConfig();
+  if (config.databaseUrl) {
+    process.stderr.write('backup and restore here are for the embedded database; with DATABASE_URL use pg_dump and your blob store\'s copy (see the docs: Backup and restore)\n');
+    return 2;
+  }
+  const layout = { dataDir: config.dataDir, pgliteDir: pgliteDirFor(config.dataDir), blobRoot: config.blobStore.kind === 'filesystem' ? config.blobStore.root : null };
+  if (!layout.blobRoot) process.stderr.write('blobs are in S3: they are not part of this backup (see the docs: Backup and restore)\n');
+  try {
+    const manifest = command === 'backup' ? await backupEmbedded(layout, path.resolve(dir)) : await restoreEmbedded(path.resolve(dir), layout);
+    process.stdout.write(`${command === 'backup' ? 'backed up' : 'restored'} ${Object.keys(manifest.files).length} files ${command === 'backup' ? 'into' : 'from'} ${path.resolve(dir)}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`error: ${(error as Error).message}\n`);
+    return 1;
   }
 }
 

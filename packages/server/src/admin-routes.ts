@@ -12,20 +12,27 @@ import { bundleOverrideRoutes } from './bundle-overrides/routes';
 import { cohortRoutes } from './cohorts/routes';
 import { deviceRoutes } from './devices/routes';
 import { eventRoutes } from './events/routes';
+import { eventStreamRoutes } from './events/stream-routes';
 import type { ContextRoutes } from './http/app-types';
 import { productRoutes } from './products/routes';
 import { releaseRoutes } from './releases/routes';
-import { updateRoutes } from './releases/update-routes';
+import { rolloutRoutes } from './rollouts/routes';
+import { updateRoutes } from './updates/routes';
 import { signingKeyRoutes } from './signing-keys/routes';
 import { webhookRoutes } from './webhooks/routes';
 import { tunnelRoutes } from './tunnels/routes';
 import { webConsoleRoutes } from './web-console/routes';
 import { blobDownloadRoutes } from './storage/download-routes';
+import { consoleAppRoutes } from './console-app/routes';
+import { legacyDeploymentRoutes } from './legacy/deployment-routes';
+import { legacyFirmwareRoutes } from './legacy/firmware-routes';
+import { legacyOrganizationRoutes } from './legacy/org-routes';
 
 export const ADMIN_ROUTES: ContextRoutes[] = [
   accountRoutes,
   productRoutes,
   eventRoutes,
+  eventStreamRoutes,
   cohortRoutes,
   deviceRoutes,
   artifactRoutes,
@@ -42,6 +49,11 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   tunnelRoutes,
   webConsoleRoutes,
   releaseRoutes,
+  rolloutRoutes,
   bundleOverrideRoutes,
   updateRoutes,
+  consoleAppRoutes,
+  legacyFirmwareRoutes,
+  legacyDeploymentRoutes,
+  legacyOrganizationRoutes,
 ];

@@ -24,6 +24,10 @@ export interface Config {
   sitePort: number;
   /** The built documentation site (site/build); null serves no site. */
   siteDir: string | null;
+  /** CANOPY_ANALYTICS_ENDPOINT: where the site's page-view beacons go (set at build time too); its origin is allowed by the site's CSP. */
+  siteAnalyticsEndpoint: string | null;
+  /** The web console's build (packages/console/dist), served at /console/ on the admin port when present. */
+  consoleDir: string | null;
   /** Largest JSON body the admin API reads, in bytes (custom_metadata alone may be 1,000,000). */
   bodyLimit: number;
   /** The device API's own TLS identity; unset means one generated at first start under dataDir. */
@@ -32,6 +36,10 @@ export interface Config {
   deviceHandshakeRate: number;
   /** Connections allowed above the rate in one burst (a fleet reconnecting after a network blip). */
   deviceHandshakeBurst: number;
+  /** TLS handshakes in flight (accepted, not yet finished) at most; new connections beyond are closed before any TLS work. */
+  deviceHandshakeConcurrency: number;
+  /** While the event loop runs more than this many ms late, new device connections are closed before any TLS work (but a few). */
+  deviceHandshakeMaxLoopDelayMs: number;
   /**
    * A valid certificate from a registered CA whose CN names an existing device, but which is not
    * registered for it, is added to that device (true) or refused with multi_cert_jitr_disabled.
@@ -57,6 +65,8 @@ export interface Config {
   tunnelServerIpAddress: string;
   /** UDP ports the tunnel allocator hands out, one per open tunnel, e.g. `51820-52819`. */
   tunnelPortRanges: PortRange[];
+  /** Run open tunnels' WireGuard interfaces and TCP proxies (tunnels/data-plane/); needs root. Default on. */
+  tunnelDataPlane: boolean;
   /** Where binaries' bytes live: files under dataDir/blobs (default) or an S3-compatible bucket. */
   blobStore: BlobStoreConfig;
   /** Lifetime of signed part-upload and download URLs, in seconds (download URLs: 24 hours). */
@@ -175,16 +185,21 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: text(env, 'CANOPY_LOG_LEVEL') ?? 'info',
     sitePort: port(env, 'CANOPY_SITE_PORT', 3000),
     siteDir: path.resolve(text(env, 'CANOPY_SITE_DIR') ?? './site/build'),
+    siteAnalyticsEndpoint: text(env, 'CANOPY_ANALYTICS_ENDPOINT'),
+    consoleDir: path.resolve(text(env, 'CANOPY_CONSOLE_DIR') ?? './packages/console/dist'),
     bodyLimit: 2 * 1024 * 1024,
     deviceTls: deviceTlsConfig(env),
     deviceHandshakeRate: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_RATE', 2000),
     deviceHandshakeBurst: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_BURST', 4000),
+    deviceHandshakeConcurrency: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_CONCURRENCY', 64),
+    deviceHandshakeMaxLoopDelayMs: integer(env, 'CANOPY_DEVICE_HANDSHAKE_MAX_LOOP_DELAY_MS', 50, 10, 60_000),
     multiCertJitr: flag(env, 'CANOPY_MULTI_CERT_JITR'),
     blobStore: blobStoreConfig(env, dataDir),
     uploadUrlTtlSeconds: 24 * 3600,
     downloadUrlTtlSeconds: 24 * 3600,
     tunnelServerIpAddress: ipAddress(env, 'CANOPY_TUNNEL_SERVER_IP', '127.0.0.1'),
     tunnelPortRanges: portRanges(env, 'CANOPY_TUNNEL_PORTS', '51820-52819'),
+    tunnelDataPlane: !['0', 'false', 'no', 'off'].includes((env.CANOPY_TUNNEL_DATA_PLANE ?? '').trim().toLowerCase()),
     ...webhookSettings(env),
   };
 }

@@ -14,6 +14,7 @@ import { createSecretBox, resolveSecretKey } from './crypto/secret-box';
 import { buildDeviceApi, type DeviceApi } from './device-api/app';
 import { loadDeviceTlsIdentity } from './device-api/tls-identity';
 import { connect, pgliteDirFor } from './db/connection';
+import { afterRequestCommit } from './db/request-scope';
 import { runMigrations } from './db/migrate';
 import type { AdminApp } from './http/app-types';
 import type { Platform } from './platform';
@@ -55,7 +56,7 @@ function writeInitialKey(dataDir: string, result: BootstrapResult): void {
 /** The documentation site, when a build is there to serve. */
 async function startSite(config: Config, log: pino.Logger): Promise<http.Server | null> {
   if (!config.siteDir || !fs.existsSync(path.join(config.siteDir, 'index.html'))) return null;
-  const site = createSiteServer(config.siteDir);
+  const site = createSiteServer(config.siteDir, { analyticsEndpoint: config.siteAnalyticsEndpoint });
   await new Promise<void>((resolve, reject) => site.once('error', reject).listen(config.sitePort, config.host, resolve));
   const { port } = site.address() as { port: number };
   log.info({ siteUrl: `http://${config.host}:${port}` }, 'documentation site listening');
@@ -70,7 +71,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   try {
     await runMigrations(handle);
-    const jobs = { wake: () => runner?.wake() };
+    // A job enqueued by an admin request is visible once its transaction commits (db/request-scope.ts).
+    const jobs = { wake: () => afterRequestCommit(() => runner?.wake()) };
     const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
     // With an ephemeral port (tests, benchmarks) the public URL is only known once listening.
     let publicUrl = config.publicUrl;

@@ -3,9 +3,10 @@ import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { invalidField } from '../http/errors';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
-import { list, NoContent, Nullable, Prn, PrnParams, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
+import { errorResponse, list, NoContent, Nullable, Prn, PrnParams, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
 import { apiKeyToWire, createApiKey } from './api-keys';
-import { createUser, deleteUser, getUser, listApiKeys, listUsers, logIn, revokeApiKey, userToWire } from './service';
+import { throttledLogIn } from './login-guard';
+import { createUser, deleteUser, getUser, listApiKeys, listUsers, revokeApiKey, userToWire } from './service';
 
 const RoleSchema = Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Literal('admin')], {
   description: 'read: GET only; write: create, update and delete resources; admin: also keys, users, webhooks and CA certificates.',
@@ -48,7 +49,9 @@ export const accountRoutes: ContextRoutes = (app, platform) => {
     schema: {
       tags: ['users'],
       summary: 'Log in',
-      description: 'Checks an email or username and password and answers a session token, usable as a bearer API key for 30 days.',
+      description:
+        'Checks an email or username and password and answers a session token, usable as a bearer API key for 30 days. ' +
+        'Repeated failures slow and then lock the account and the client address: 429 `login_throttled` or `login_locked` with `retry_after_seconds` (and a Retry-After header); a lock records a `user.locked` event.',
       body: Type.Object({
         email: Type.Optional(Type.String({ maxLength: 254, examples: ['ops@example.com'] })),
         username: Type.Optional(Type.String({ maxLength: 128, examples: ['ops'] })),
@@ -57,12 +60,13 @@ export const accountRoutes: ContextRoutes = (app, platform) => {
       response: {
         200: Type.Object({ data: Type.Object({ token: Type.String({ examples: ['cnpy_...'] }), expires_at: Timestamp('When the token stops working.'), user: User }) }, { description: 'The session token and the user.' }),
         ...STANDARD_ERRORS,
+        429: errorResponse('Too many failed log-ins for this account or address: wait `retry_after_seconds`.'),
       },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const { email, username, password } = request.body;
       if (!email && !username) throw invalidField('email', 'required', { alternative: 'username' });
-      const session = await logIn(db, { email, username, password });
+      const session = await throttledLogIn(db, { email, username, password }, request.ip, reply);
       return { data: { token: session.token, expires_at: session.expiresAt!, user: userToWire(session.user) } };
     },
   });

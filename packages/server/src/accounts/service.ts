@@ -8,13 +8,13 @@ import { isUniqueViolation } from '../db/errors';
 import type { Actor, Role } from '../http/actor';
 import { conflict, invalidField, notFound, unauthenticated } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { organizationPrn, parsePrn, resourceIdFromPrn, userPrn } from '../http/prn';
-import { toRfc3339 } from '../http/time';
+import { organizationPrn, parsePrn, resourceIdFromPrn, userPrn } from '../core/prn';
+import { toRfc3339 } from '../core/time';
 import { timestampsOf } from '../http/wire-fields';
 import { apiKeys, organizations, users } from './schema';
 import { apiKeyToWire, createApiKey } from './api-keys';
 import { forgetCachedKeys } from './key-cache';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords';
+import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './passwords';
 
 export type UserRow = typeof users.$inferSelect;
 export type OrganizationRow = typeof organizations.$inferSelect;
@@ -82,6 +82,10 @@ export interface BootstrapResult {
   password: string;
 }
 
+/** The first start's admin user (README.md, "Quick start"); the email is a placeholder to change. */
+export const BOOTSTRAP_ADMIN_USERNAME = 'admin';
+export const BOOTSTRAP_ADMIN_EMAIL = 'admin@localhost';
+
 /** On the first start with an empty database: an organization, an admin user and an admin key. */
 export async function bootstrapIfEmpty(db: Database, fixedKey: string | null): Promise<BootstrapResult | null> {
   // Several processes may start against one empty PostgreSQL; only the first creates the org.
@@ -91,22 +95,29 @@ export async function bootstrapIfEmpty(db: Database, fixedKey: string | null): P
     if (n > 0) return null;
     const password = randomBytes(18).toString('base64url');
     const [organization] = await tx.insert(organizations).values({ id: randomUUID(), name: 'default' }).returning();
-    await tx.insert(users).values({
-      id: randomUUID(),
-      organizationId: organization.id,
-      username: 'admin',
-      passwordHash: await hashPassword(password),
-      role: 'admin',
-    });
+    const [user] = await tx
+      .insert(users)
+      .values({
+        id: randomUUID(),
+        organizationId: organization.id,
+        username: BOOTSTRAP_ADMIN_USERNAME,
+        email: BOOTSTRAP_ADMIN_EMAIL,
+        passwordHash: await hashPassword(password),
+        role: 'admin',
+      })
+      .returning();
+    // The key belongs to the admin user, so `GET /users/me` names it (as the public API does for
+    // every key) and events the key causes carry the user's prn as actor_prn.
     const key = await createApiKey(tx, {
       organizationId: organization.id,
       name: 'initial admin key',
       kind: 'current',
       role: 'admin',
       token: fixedKey ?? undefined,
+      userId: user.id,
       actorPrn: null,
     });
-    return { organization, apiKey: key.token, username: 'admin', password };
+    return { organization, apiKey: key.token, username: BOOTSTRAP_ADMIN_USERNAME, password };
   });
 }
 
@@ -175,6 +186,8 @@ export async function logIn(db: Database, login: { email?: string; username?: st
     throw unauthenticated('invalid_credentials');
   }
   if (!(await verifyPassword(login.password, user.passwordHash))) throw unauthenticated('invalid_credentials');
+  // A hash made with older (weaker) parameters is rewritten now that the password is known.
+  if (needsRehash(user.passwordHash)) await db.update(users).set({ passwordHash: await hashPassword(login.password) }).where(eq(users.id, user.id));
   const expiresAt = new Date(Date.now() + SESSION_TTL_HOURS * 3600_000).toISOString();
   const { token, row } = await createApiKey(db, {
     organizationId: user.organizationId,

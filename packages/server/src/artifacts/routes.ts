@@ -3,7 +3,7 @@ import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { list, NoContent, PrnParams, ResourceFields, single, STANDARD_ERRORS } from '../http/schemas';
-import { CallerId } from './caller-id';
+import { CallerId } from '../http/caller-id';
 import { OptionalCustomMetadata, OptionalDescription } from './route-fields';
 import { artifactToWire, createArtifact, deleteArtifact, getArtifact, listArtifacts, updateArtifact } from './service';
 

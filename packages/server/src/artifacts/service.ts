@@ -7,11 +7,11 @@ import type { Database, Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { checkCustomMetadata } from '../http/custom-metadata';
 import { conflict, notFound } from '../http/errors';
-import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
+import { listOwnedRows, requireOwnedRow } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import type { SearchFields } from '../http/search';
+import type { SearchFields } from '../search/search';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
-import { idFor, insertWithCallerId } from './caller-id';
+import { idFor, insertWithCallerId } from '../http/caller-id';
 import { artifacts, artifactVersions } from './schema';
 
 export type ArtifactRow = typeof artifacts.$inferSelect;

@@ -8,12 +8,12 @@ import { isUniqueViolation } from '../db/errors';
 import type { Actor } from '../http/actor';
 import { checkCustomMetadata } from '../http/custom-metadata';
 import { invalidField, notFound } from '../http/errors';
-import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
+import { listOwnedRows, requireOwnedRow } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../http/prn';
-import type { SearchFields } from '../http/search';
+import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import type { SearchFields } from '../search/search';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
-import { idFor, insertWithCallerId } from './caller-id';
+import { idFor, insertWithCallerId } from '../http/caller-id';
 import { artifacts, artifactVersions } from './schema';
 import { getArtifact } from './service';
 

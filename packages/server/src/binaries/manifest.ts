@@ -1,8 +1,9 @@
 /**
- * What other contexts (releases, the device API) need of binaries, with stable signatures:
+ * What other contexts (the update check, the device API) need of binaries, with stable signatures:
  *
- *   manifestForBundle(db, platform, organizationId, bundleId, target?)  the manifest entries of
- *     api-contract.md section 5, in bundle order, each with a download URL valid 24 hours;
+ *   manifestForBundle(db, platform, organizationId, bundleId, target?)  the manifest entries
+ *     (site/docs/canopy-core/tools/device-api.mdx, "Checking for an update"), in bundle order,
+ *     each with a download URL valid 24 hours;
  *   isBundleDistributable(db, bundleId, target?)  true when every binary the bundle resolves to
  *     is signed (and every artifact version resolves to at least one).
  *
@@ -14,7 +15,7 @@ import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { artifacts, artifactVersions } from '../artifacts/schema';
 import { bundleArtifactVersions } from '../bundles/schema';
 import type { Executor } from '../db/connection';
-import { resourcePrn } from '../http/prn';
+import { resourcePrn } from '../core/prn';
 import type { Platform } from '../platform';
 import { signingKeys } from '../signing-keys/schema';
 import { publicKeyPem } from '../signing-keys/service';
@@ -136,7 +137,7 @@ export async function isBundleDistributable(db: Executor, bundleId: string, targ
 }
 
 /*
- * The update check's cached forms (releases/update-inputs.ts, releases/update-answers.ts): every
+ * The update check's cached forms (updates/inputs.ts, updates/answers.ts): every
  * check asks whether its bundle is distributable and every `update` answer lists its manifest,
  * which is 2-3 queries each time for state that changes rarely.
  *

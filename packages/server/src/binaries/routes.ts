@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { CallerId } from '../artifacts/caller-id';
+import { CallerId } from '../http/caller-id';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';

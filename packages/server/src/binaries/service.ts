@@ -5,16 +5,16 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { isUniqueViolation } from '../db/errors';
-import { idFor, insertWithCallerId } from '../artifacts/caller-id';
+import { idFor, insertWithCallerId } from '../http/caller-id';
 import { getArtifactVersion, guardArtifactVersionDelete } from '../artifacts/version-service';
 import type { Database, Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { checkCustomMetadata } from '../http/custom-metadata';
 import { conflict, invalidField, notFound } from '../http/errors';
-import { findOwnedRow, listOwnedRows } from '../http/owned-rows';
+import { findOwnedRow, listOwnedRows } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../http/prn';
-import type { SearchFields } from '../http/search';
+import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import type { SearchFields } from '../search/search';
 import { enqueuePurge } from './purge-job';
 import { binaries, binaryParts, binarySignatures } from './schema';
 import { assembledKey, partKey } from './blob-keys';

@@ -1,7 +1,7 @@
 /**
- * The binary state machine of api-contract.md section 3, as data. Which transitions a client may
- * ask for by PATCH; the server's own moves (hashing -> signable or back to hashable, signable ->
- * signed) happen elsewhere and never through this table.
+ * The binary state machine (site/docs/canopy-core/guides/binary-management.md), as data. Which
+ * transitions a client may ask for by PATCH; the server's own moves (hashing -> signable or back
+ * to hashable, signable -> signed) happen elsewhere and never through this table.
  *
  *   uploadable -> hashable              client: upload finished
  *   hashable   -> hashing               client: please verify

@@ -7,7 +7,7 @@ import type { Database, Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { checkCustomMetadata } from '../http/custom-metadata';
 import { invalidField } from '../http/errors';
-import { resourcePrn } from '../http/prn';
+import { resourcePrn } from '../core/prn';
 import type { Platform } from '../platform';
 import { enqueueJob } from '../workers/queue';
 import { HASH_JOB, hashJobKey } from './hashing-job';

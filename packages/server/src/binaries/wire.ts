@@ -1,5 +1,5 @@
-/** The wire shapes of binaries and their parts (api-contract.md section 3). */
-import { resourcePrn } from '../http/prn';
+/** The wire shapes of binaries and their parts (site/docs/canopy-core/reference/binary-management/index.md). */
+import { resourcePrn } from '../core/prn';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import type { binaries, binaryParts, binarySignatures } from './schema';
 

@@ -22,7 +22,7 @@ const BundleOverride = Type.Object({
   name: Name('Override name.'),
   description: Nullable(Description()),
   starts_at: Timestamp('Active from this moment (inclusive).'),
-  ends_at: Timestamp('Active until this moment (exclusive); after starts_at.'),
+  ends_at: Nullable(Timestamp('Active until this moment (exclusive); after starts_at. Null: no end.')),
 });
 
 const OverrideDevice = Type.Object({
@@ -37,7 +37,7 @@ const fields = {
   description: Type.Optional(Nullable(Description())),
   bundle_prn: Prn('The bundle to pin.'),
   starts_at: DateTimeInput('RFC 3339 date-time; the override is active from here.'),
-  ends_at: DateTimeInput('RFC 3339 date-time after starts_at; active until here.'),
+  ends_at: Type.Optional(Nullable(DateTimeInput('RFC 3339 date-time after starts_at; active until here. Absent or null: the override has no end.'))),
 };
 
 const Params = PrnParams('Resource name of the bundle override.');

@@ -13,7 +13,8 @@ export const bundleOverrides = pgTable(
     name: text('name').notNull(),
     description: text('description'),
     startsAt: timestamptz('starts_at').notNull(),
-    endsAt: timestamptz('ends_at').notNull(),
+    /** Null: the override never ends. */
+    endsAt: timestamptz('ends_at'),
     insertedAt: insertedAt(),
     updatedAt: updatedAt(),
   },

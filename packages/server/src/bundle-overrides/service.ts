@@ -1,6 +1,6 @@
 /**
  * Bundle overrides: a bundle pinned to chosen devices for a window; while active it beats any
- * release (api-contract.md section 3).
+ * release (site/docs/canopy-core/reference/bundle-management/bundle-overrides.md).
  *
  * Overlapping windows: a device may belong to several overrides, but never to two whose windows
  * overlap (409 `bundle_override_overlap`), whether the overlap would come from adding the device
@@ -16,9 +16,9 @@ import { devices } from '../devices/schema';
 import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound, validationError, type FieldProblem } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../http/prn';
-import { searchCondition, type SearchFields } from '../http/search';
-import { toRfc3339 } from '../http/time';
+import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import { searchCondition, type SearchFields } from '../search/search';
+import { toRfc3339 } from '../core/time';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { getBundle, getDevice } from '../releases/neighbours';
 import { bundleOverrideDevices, bundleOverrides } from './schema';
@@ -34,7 +34,7 @@ export function bundleOverrideToWire(row: BundleOverrideRow) {
     name: row.name,
     description: row.description,
     starts_at: toRfc3339(row.startsAt),
-    ends_at: toRfc3339(row.endsAt),
+    ends_at: row.endsAt === null ? null : toRfc3339(row.endsAt),
     ...timestampsOf(row),
   };
 }
@@ -64,25 +64,27 @@ export interface BundleOverrideFields {
   description?: string | null;
   bundle_prn?: string;
   starts_at?: string;
-  ends_at?: string;
+  /** Null (or absent on create): no end. */
+  ends_at?: string | null;
 }
 
 /** The window after the change, both ends checked; 422 naming each bad field. */
 function windowOf(input: BundleOverrideFields, current?: Window): Window {
   const problems: FieldProblem[] = [];
-  const instant = (field: 'starts_at' | 'ends_at', value: string | undefined, fallback: string | undefined) => {
-    if (value === undefined) return fallback ?? '';
+  const instant = (field: 'starts_at' | 'ends_at', value: string) => {
     const normal = normaliseInstant(value);
     if (normal === null) problems.push({ field, reason: 'invalid_date_time' });
     return normal ?? '';
   };
-  const window = { startsAt: instant('starts_at', input.starts_at, current?.startsAt), endsAt: instant('ends_at', input.ends_at, current?.endsAt) };
+  const startsAt = input.starts_at === undefined ? (current?.startsAt ?? '') : instant('starts_at', input.starts_at);
+  const endsAt = input.ends_at === undefined ? (current?.endsAt ?? null) : input.ends_at === null ? null : instant('ends_at', input.ends_at);
+  const window = { startsAt, endsAt };
   if (problems.length > 0) throw validationError(problems);
   if (!isValidWindow(window)) throw invalidField('ends_at', 'not_after_starts_at');
   return window;
 }
 
-export async function createBundleOverride(db: Executor, actor: Actor, input: Required<Pick<BundleOverrideFields, 'name' | 'bundle_prn' | 'starts_at' | 'ends_at'>> & BundleOverrideFields) {
+export async function createBundleOverride(db: Executor, actor: Actor, input: Required<Pick<BundleOverrideFields, 'name' | 'bundle_prn' | 'starts_at'>> & BundleOverrideFields) {
   const window = windowOf(input);
   const bundle = await getBundle(db, actor, input.bundle_prn, 'bundle_prn');
   const [row] = await db
@@ -133,7 +135,7 @@ async function refuseOverlap(tx: Executor, actor: Actor, overrideId: string, dev
       device_prn: resourcePrn(actor.organizationId, 'device', clash.deviceId),
       bundle_override_prn: resourcePrn(actor.organizationId, 'bundle_override', clash.override.id),
       starts_at: toRfc3339(clash.override.startsAt),
-      ends_at: toRfc3339(clash.override.endsAt),
+      ends_at: clash.override.endsAt === null ? null : toRfc3339(clash.override.endsAt),
     });
   }
 }
@@ -149,7 +151,8 @@ export async function updateBundleOverride(db: Database, actor: Actor, prn: stri
     const [current] = await tx.select().from(bundleOverrides).where(eq(bundleOverrides.id, found.id)).for('update');
     const window = windowOf(input, current);
     const bundleId = input.bundle_prn === undefined ? current.bundleId : (await getBundle(tx, actor, input.bundle_prn, 'bundle_prn')).id;
-    if (window.startsAt !== toRfc3339(current.startsAt) || window.endsAt !== toRfc3339(current.endsAt)) {
+    const currentEnd = current.endsAt === null ? null : toRfc3339(current.endsAt);
+    if (window.startsAt !== toRfc3339(current.startsAt) || window.endsAt !== currentEnd) {
       const members = await memberIds(tx, current.id);
       await lockDevices(tx, members);
       await refuseOverlap(tx, actor, current.id, members, window);

@@ -3,16 +3,16 @@
  * name may change. A bundle a release uses cannot be deleted.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { idFor, insertWithCallerId } from '../artifacts/caller-id';
+import { idFor, insertWithCallerId } from '../http/caller-id';
 import { artifactVersions } from '../artifacts/schema';
 import { guardArtifactVersionDelete } from '../artifacts/version-service';
 import type { Database, Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound } from '../http/errors';
-import { findOwnedRow, listOwnedRows } from '../http/owned-rows';
+import { findOwnedRow, listOwnedRows } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../http/prn';
-import type { SearchFields } from '../http/search';
+import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import type { SearchFields } from '../search/search';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { bundleInUse } from './in-use';
 import { bundleArtifactVersions, bundles } from './schema';
@@ -39,7 +39,8 @@ export async function versionIdsOf(db: Executor, bundleIds: string[]): Promise<M
 }
 
 /**
- * spec 2 lists `artifact_versions` as ordered `{prn, index}`; api-contract.md as plain prns.
+ * spec 2 lists `artifact_versions` as ordered `{prn, index}`; other clients read a plain list of prns
+ * (site/docs/canopy-core/reference/bundle-management/index.md documents both).
  * Both readers are served: `artifact_versions` carries `{prn, index}` and
  * `artifact_version_prns` the plain list, in the same order.
  */

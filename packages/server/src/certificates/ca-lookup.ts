@@ -7,8 +7,8 @@
 import { X509Certificate } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
-import { prepared } from '../http/prepared-queries';
-import { resourcePrn } from '../http/prn';
+import { prepared } from '../read-path/prepared-queries';
+import { resourcePrn } from '../core/prn';
 import type { CaLookupKey, FindCaCandidates, RegisteredCa } from './chain';
 import { caCertificates, type JitpSettings } from './schema';
 
@@ -40,7 +40,7 @@ interface CaRow {
   jitp: JitpSettings | null;
 }
 
-// Prepared (http/owned-rows.ts): a device's first connection after a start runs one of these.
+// Prepared (read-path/owned-rows.ts): a device's first connection after a start runs one of these.
 function candidatesQuery(db: Executor, by: 'key_id' | 'name') {
   return prepared(db, `ca_candidates_by_${by}`, () =>
     db

@@ -1,7 +1,8 @@
 /**
- * CA certificates: registered with proof of possession (api-contract.md section 3), after which
- * every device certificate they issued can authenticate, and, with JITP settings, provision
- * itself on first contact.
+ * CA certificates: registered with proof of possession
+ * (site/docs/canopy-core/reference/device-management/ca-certificates.md), after which every device
+ * certificate they issued can authenticate, and, with JITP settings, provision itself on first
+ * contact.
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
@@ -10,9 +11,9 @@ import { isUniqueViolation } from '../db/errors';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound, validationError } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { resourceIdFromPrn } from '../http/prn';
-import { searchCondition, type SearchFields } from '../http/search';
-import { toRfc3339 } from '../http/time';
+import { resourceIdFromPrn } from '../core/prn';
+import { searchCondition, type SearchFields } from '../search/search';
+import { toRfc3339 } from '../core/time';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { certificateFromField } from './certificate-field';
 import { jitpToWire, resolveJitpSettings, type JitpInput } from './jitp';

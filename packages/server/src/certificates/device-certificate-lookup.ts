@@ -4,7 +4,7 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
-import { prepared } from '../http/prepared-queries';
+import { prepared } from '../read-path/prepared-queries';
 import { DEVICE_ROW_COLUMNS, devices, type DeviceRow } from '../devices/schema';
 import { caCertificates, deviceCertificates } from './schema';
 
@@ -15,7 +15,7 @@ export interface CertifiedDevice {
   certificateOrganizationId: string;
 }
 
-// Prepared (http/owned-rows.ts): these run on every new device connection, and on every request
+// Prepared (read-path/owned-rows.ts): these run on every new device connection, and on every request
 // of a keep-alive one, where building the drizzle query would cost more than running it.
 const byFingerprint = eq(deviceCertificates.fingerprint, sql.placeholder('fingerprint'));
 

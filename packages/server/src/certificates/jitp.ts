@@ -8,7 +8,7 @@ import { getCohort } from '../cohorts/service';
 import type { Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { invalidField } from '../http/errors';
-import { resourcePrn } from '../http/prn';
+import { resourcePrn } from '../core/prn';
 import { findProductByName } from '../products/service';
 import type { JitpSettings } from './schema';
 

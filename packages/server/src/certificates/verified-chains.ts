@@ -26,6 +26,8 @@ export interface RowRead {
 export interface VerifiedChain {
   ca: { id: string; organizationId: string; prn: string };
   leafSummary: CertificateSummary;
+  /** The CA certificate's subject CN and SHA-256 fingerprint (upper-case hex), as `device.connected` names them. */
+  caCertificate?: { commonName: string | null; fingerprint: string };
   /** The latest notBefore and earliest notAfter over the leaf, the intermediates and the CA. */
   validFrom: Date;
   validUntil: Date;
@@ -56,9 +58,11 @@ export function verifiedChainOf(chain: {
 }): VerifiedChain {
   // The chain check summarised each of these already (cached per object in pem.ts).
   const summaries = [chain.leafSummary, ...[...chain.intermediates, chain.ca.certificate].map(summarizeCertificate)];
+  const caSummary = summaries[summaries.length - 1];
   return {
     ca: { id: chain.ca.id, organizationId: chain.ca.organizationId, prn: chain.ca.prn },
     leafSummary: chain.leafSummary,
+    caCertificate: { commonName: caSummary.commonName, fingerprint: caSummary.fingerprintSha256 },
     validFrom: new Date(Math.max(...summaries.map((s) => s.notBefore.getTime()))),
     validUntil: new Date(Math.min(...summaries.map((s) => s.notAfter.getTime()))),
   };

@@ -1,14 +1,16 @@
 /**
  * One code path, two drivers: embedded PGlite (the default, data under CANOPY_DATA_DIR) or
  * PostgreSQL through node-postgres when DATABASE_URL is set. Everything above this file sees
- * the same drizzle `Database` type and cannot tell which one it runs on.
+ * the same drizzle `Database` type and cannot tell which one it runs on. Both drivers are wrapped
+ * so a request scope (request-scope.ts) can gather a request's statements into one transaction.
  */
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import fs from 'node:fs';
 import path from 'node:path';
-import pg from 'pg';
+import { registerScopeDriver } from './request-scope';
+import { RequestScopedPool, requestScopedPglite } from './scoped-clients';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -32,7 +34,7 @@ export interface ConnectOptions {
 
 export async function connect(options: ConnectOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const pool = new RequestScopedPool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 20,
       // UTC sessions keep the database's text timestamps in the wire format's zone.
@@ -41,6 +43,7 @@ export async function connect(options: ConnectOptions): Promise<DatabaseHandle> 
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', () => {});
     const db = drizzleNodePostgres(pool, { schema }) as unknown as Database;
+    registerScopeDriver(db, pool.scopeDriver);
     return { db, driver: 'postgres', close: () => pool.end() };
   }
   // Loaded only here: PGlite and its WebAssembly build cost a PostgreSQL server ~40 MB of memory.
@@ -49,7 +52,9 @@ export async function connect(options: ConnectOptions): Promise<DatabaseHandle> 
   const client = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
   await client.waitReady;
   await client.exec("SET TIME ZONE 'UTC'");
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const scoped = requestScopedPglite(client);
+  const db = drizzlePglite(scoped.client, { schema }) as unknown as Database;
+  registerScopeDriver(db, scoped.scopeDriver);
   return { db, driver: 'pglite', close: () => client.close() };
 }
 

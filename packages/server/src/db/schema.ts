@@ -1,5 +1,6 @@
 /** Every table of every context, gathered for drizzle-kit and for typed queries. */
 export * from '../accounts/schema';
+export * from '../accounts/login-throttle-schema';
 export * from '../products/schema';
 export * from '../cohorts/schema';
 export * from '../devices/schema';
@@ -15,3 +16,6 @@ export * from '../tunnels/schema';
 export * from '../web-console/schema';
 export * from '../releases/schema';
 export * from '../bundle-overrides/schema';
+export * from '../update-reports/schema';
+export * from '../legacy/schema';
+export * from '../rollouts/schema';

@@ -10,8 +10,10 @@
  * bigger groups. A group that fails as a whole is retried call by call, so
  * one call's error is only ever its own.
  *
- * (releases/check-writes.ts grouped the update checks' writes this way first.)
+ * (updates/check-writes.ts grouped the update checks' writes this way first.)
  */
+
+import { batchKey } from './request-scope';
 
 export interface StatementGroupOptions<Item = unknown> {
   /** Groups at the database at once: enough to overlap one group's round trip with the next. */
@@ -122,14 +124,16 @@ export class StatementGroups<Item, Result> {
   }
 }
 
-/** One StatementGroups per database handle (each test builds its own platform and database). */
+/** One StatementGroups per database handle (and request scope) (each test builds its own platform and database). */
 export function groupsPerExecutor<Db extends object, Item, Result>(
   make: (db: Db) => StatementGroups<Item, Result>,
 ): (db: Db) => StatementGroups<Item, Result> {
   const byDb = new WeakMap<Db, StatementGroups<Item, Result>>();
   return (db) => {
-    let groups = byDb.get(db);
-    if (!groups) byDb.set(db, (groups = make(db)));
+    // Inside a request scope (request-scope.ts) its own groups: a group runs on one connection.
+    const key = batchKey(db) as Db;
+    let groups = byDb.get(key);
+    if (!groups) byDb.set(key, (groups = make(db)));
     return groups;
   };
 }

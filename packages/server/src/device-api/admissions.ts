@@ -110,8 +110,16 @@ function admitStatementText(): string {
       where id in (select checks.id from checks where ${ADMITTED} and checks.admission = any($6::int[]))
         and ${lastConnectedDue('')}
       returning id, last_connected_at, xmin::text as row_version)`,
+    // The event's device object from the row this statement reads, with its cohort's current
+    // name (auth-events.ts eventDeviceObject; prns as core/prn.ts writes them).
     `admission_events as materialized (
-      select e.id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn, e.data
+      select e.id, e.organization_id, e.type, e.subtype, e.actor_prn, e.resource_prn,
+        jsonb_set(e.data, '{device}', jsonb_build_object(
+          'prn', e.data->'device'->'prn',
+          'identifier', checks.identifier,
+          'cohort', case when checks.cohort_id is null then null else jsonb_build_object(
+            'cohort_prn', 'prn:1:' || checks.organization_id || ':cohort:' || checks.cohort_id,
+            'cohort_name', (select c.name from cohorts c where c.id = checks.cohort_id)) end)) as data
       from ${unnestParameters(7, ADMISSION_EVENT_TYPES)}
         as e(admission, id, organization_id, type, subtype, actor_prn, resource_prn, data)
       join checks on checks.admission = e.admission
@@ -162,54 +170,4 @@ export function admitDevice(db: Executor, admission: Admission): Promise<Admissi
   // Inside a caller's transaction the writes belong to it alone: no grouping with other requests.
   if ('rollback' in db) return admitGroup(db, [admission]).then(([result]) => result);
   return admissionGroups(db).submit(admission);
-}
-
-/**
- * A request's admission, proven by the write of its own update check instead of a statement
- * before it (device-api/connection-auth.ts, releases/check-writes.ts): the device row as the
- * connection last read it (or, on a reconnecting device's new connection, as this process last
- * admitted it), by its version, and the certificate the connection presented. The guard holds
- * when the certificate is still registered to the device, the device belongs to the organization
- * and is not archived, its row is the version read, and on a new connection the CA that vouched
- * for the chain is still registered: the check was resolved on the row as it is, and the device
- * would be admitted now. Any change to the row (PATCH, an archive, the device's own reported
- * state, last_connected_at) gives it a new version, so the guard fails and the request is
- * admitted the full way and its check resolved again; a false "changed" costs one statement,
- * and a row keeps its version until it is written.
- */
-export interface AdmissionGuard {
-  deviceId: string;
-  organizationId: string;
-  fingerprint: string;
-  /** AdmissionResult's `version` of the row the check resolved on. */
-  version: string;
-  /** A new connection: the registered CA its chain verified against, which must still be registered. */
-  caId: string | null;
-}
-
-/** The types of a guard's parameters: its number, device, organization, certificate fingerprint, row version, CA. */
-const GUARD_TYPES = ['int8', 'uuid', 'uuid', 'text', 'text', 'uuid'];
-
-/**
- * The CTE `admission_guards_held`: the `ord` (from 1, in array order) of each guard that holds,
- * as of the statement's snapshot, over six parameter arrays from `$first` (admissionGuardArrays).
- */
-export function admissionGuardCte(first: number): string {
-  return `admission_guards_held as materialized (
-    select g.ord from ${unnestParameters(first, GUARD_TYPES)} as g(ord, device_id, organization_id, fingerprint, version, ca_id)
-    join devices d on d.id = g.device_id and d.organization_id = g.organization_id and d.xmin = g.version::xid and not d.archived
-    where exists (select 1 from device_certificates dc where dc.fingerprint = g.fingerprint and dc.device_id = g.device_id)
-      and (g.ca_id is null or exists (select 1 from ca_certificates c where c.id = g.ca_id)))`;
-}
-
-/** The parameter arrays of admissionGuardCte for `guards`, numbered from 1. */
-export function admissionGuardArrays(guards: readonly AdmissionGuard[]): string[] {
-  return parameterArrays(GUARD_TYPES, [
-    guards.map((_, i) => i + 1),
-    guards.map((g) => g.deviceId),
-    guards.map((g) => g.organizationId),
-    guards.map((g) => g.fingerprint),
-    guards.map((g) => g.version),
-    guards.map((g) => g.caId),
-  ]);
 }

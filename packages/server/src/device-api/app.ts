@@ -15,7 +15,7 @@
  * peer's certificates as OpenSSL decoded them (certificates/tls-peer.ts) and chains remembered by
  * their bytes (certificates/verified-chains.ts).
  *
- * Other contexts add routes through DEVICE_ROUTES (device-routes.ts) and nothing here changes.
+ * Other contexts add routes through DEVICE_ROUTES (../device-routes.ts) and nothing here changes.
  */
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -29,12 +29,13 @@ import { deviceOpenApiDocument } from '../openapi/documents';
 import type { Platform } from '../platform';
 import { installDeviceAuthentication } from './connection-auth';
 import { createTokenBucket, shedExcessHandshakes, type SheddingCounters } from './handshake-shedding';
+import { watchLoopLateness } from './loop-lateness';
 import { deviceApiRoutes } from './routes';
 import type { DeviceTlsIdentity } from './tls-identity';
 
 export interface DeviceApi {
   app: FastifyInstance;
-  /** Connections accepted and shed by the handshake limiter (null when built without TLS). */
+  /** Connections accepted and shed by handshake shedding (null when built without TLS). */
   shedding: SheddingCounters | null;
 }
 
@@ -71,8 +72,14 @@ export async function buildDeviceApi(platform: Platform, identity: DeviceTlsIden
   await deviceApiRoutes(routesApp, platform);
   for (const routes of DEVICE_ROUTES) await routes(routesApp, platform);
 
+  const { config } = platform;
   const shedding = identity
-    ? shedExcessHandshakes(app.server as unknown as Server, createTokenBucket(platform.config.deviceHandshakeRate, platform.config.deviceHandshakeBurst))
+    ? shedExcessHandshakes(app.server as unknown as Server, {
+        bucket: createTokenBucket(config.deviceHandshakeRate, config.deviceHandshakeBurst),
+        concurrency: config.deviceHandshakeConcurrency,
+        maxLoopDelayMs: config.deviceHandshakeMaxLoopDelayMs,
+        lateness: watchLoopLateness(),
+      })
     : null;
   return { app: app as unknown as FastifyInstance, shedding };
 }

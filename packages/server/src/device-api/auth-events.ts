@@ -7,15 +7,49 @@
  * minute tells the story.
  */
 import { recordEvent, type NewEvent } from '../events/service';
-import { resourcePrn } from '../http/prn';
+import { resourcePrn } from '../core/prn';
 import type { Platform } from '../platform';
 import type { DeviceAuthFailure } from './failures';
 
 const FAILURE_EVENT_INTERVAL_MS = 60_000;
 const MAX_THROTTLE_ENTRIES = 100_000;
 
-/** `device.connected` for a device's new connection, with the request's monitored headers. */
-export function connectedEvent(device: { id: string; organizationId: string }, fingerprint: string, ip: string, headers: Record<string, string>): NewEvent {
+/** What a new connection tells about itself, computed once per connection for `device.connected`. */
+export interface ConnectionFacts {
+  ip: string;
+  /** The path of the connection's first request (no query string). */
+  route: string;
+  /** The monitored headers of the first request (monitored-headers.ts). */
+  headers: Record<string, string>;
+  certificate: { authority_key_identifier: string | null; common_name: string | null; fingerprint: string };
+  /** The registered CA that vouched for the chain; null only when this process no longer remembers it. */
+  ca_certificate: { common_name: string | null; fingerprint: string } | null;
+}
+
+/** A device row as an event names it: the public API's device object (events reference page). */
+export interface EventDevice {
+  id: string;
+  organizationId: string;
+  identifier: string;
+  cohortId: string | null;
+}
+
+/**
+ * The `device` object of a device event, from the row in hand. Its cohort's name is not known
+ * here: the statement that records the event fills the object in from the device row it reads
+ * (admissions.ts), or the update check replaces it with its own (updates/service.ts).
+ */
+export function eventDeviceObject(device: EventDevice) {
+  const org = device.organizationId;
+  return {
+    prn: resourcePrn(org, 'device', device.id),
+    identifier: device.identifier,
+    cohort: device.cohortId === null ? null : { cohort_prn: resourcePrn(org, 'cohort', device.cohortId), cohort_name: null as string | null },
+  };
+}
+
+/** `device.connected` for a device's new connection. */
+export function connectedEvent(device: EventDevice, facts: ConnectionFacts): NewEvent {
   const prn = resourcePrn(device.organizationId, 'device', device.id);
   return {
     organizationId: device.organizationId,
@@ -23,7 +57,14 @@ export function connectedEvent(device: { id: string; organizationId: string }, f
     subtype: 'connected',
     actorPrn: prn,
     resourcePrn: prn,
-    data: { device_prn: prn, ip, certificate_fingerprint: fingerprint, headers },
+    data: {
+      device: eventDeviceObject(device),
+      ip_address: facts.ip,
+      certificate: facts.certificate,
+      ca_certificate: facts.ca_certificate,
+      route: facts.route,
+      headers: facts.headers,
+    },
   };
 }
 

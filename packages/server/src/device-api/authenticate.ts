@@ -20,7 +20,7 @@ import { parseCertificateDer } from '../certificates/pem';
 import type { PeerCertificates } from '../certificates/tls-peer';
 import { chainKey, verifiedChainOf, verifiedChains, type ChainKey, type VerifiedChain } from '../certificates/verified-chains';
 import { findDeviceByIdentifier } from '../devices/identifier-lookup';
-import { resourcePrn } from '../http/prn';
+import { resourcePrn } from '../core/prn';
 import { isUniqueViolation } from '../db/errors';
 import type { Platform } from '../platform';
 import { authFailure, type DeviceAuthFailure, type FailureFacts } from './failures';

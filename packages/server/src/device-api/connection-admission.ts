@@ -28,17 +28,20 @@
 import { chainKey, verifiedChains, type ChainKey, type RowRead, type VerifiedChain } from '../certificates/verified-chains';
 import type { PeerCertificates } from '../certificates/tls-peer';
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
-import { resourcePrn } from '../http/prn';
-import type { PendingConnectionWrites } from '../releases/update-service';
+import { resourcePrn } from '../core/prn';
+import type { PendingConnectionWrites } from '../admission/port';
 import type { Platform } from '../platform';
 import { admitDevice, type Admission, type AdmissionResult } from './admissions';
-import { connectedEvent } from './auth-events';
+import { summarizeCertificate } from '../certificates/pem';
+import { connectedEvent, type ConnectionFacts } from './auth-events';
 import { authenticateDevice, type AdmittingCa, type DeviceAuthSuccess } from './authenticate';
 import { authFailure, type DeviceAuthFailure } from './failures';
 
 /** What the connection's first request tells about the visit, for `device.connected`. */
 export interface Visit {
   ip: string;
+  /** The first request's path, without its query string. */
+  route: string;
   headers: Record<string, string>;
 }
 
@@ -53,14 +56,32 @@ export interface AdmittedDevice {
   version: string;
 }
 
-function admissionOf(device: { id: string; organizationId: string }, ca: AdmittingCa, fingerprint: string, visit: Visit, touchDue: TouchDue): Admission {
+function admissionOf(device: DeviceRow, ca: AdmittingCa, chain: PresentedChain, fingerprint: string, visit: Visit, touchDue: TouchDue): Admission {
   return {
     deviceId: device.id,
     organizationId: ca.organizationId,
     fingerprint,
     caId: ca.id,
     touch: touchDue(device.id),
-    event: connectedEvent(device, fingerprint, visit.ip, visit.headers),
+    event: connectedEvent({ ...device, organizationId: ca.organizationId }, connectionFacts(chain, fingerprint, visit)),
+  };
+}
+
+/**
+ * The certificate facts of `device.connected`, from what the chain check already summarised
+ * (verified-chains.ts keeps the leaf's summary and the CA's name and fingerprint): no parsing on
+ * the request path, once per connection.
+ */
+function connectionFacts(chain: PresentedChain, fingerprint: string, visit: Visit): ConnectionFacts {
+  const verified = chain.known ?? (chain.key ? verifiedChains.get(chain.key) : null);
+  const leaf = verified?.leafSummary ?? (chain.peer.leaf ? summarizeCertificate(chain.peer.leaf) : null);
+  const ca = verified?.caCertificate;
+  return {
+    ip: visit.ip,
+    route: visit.route,
+    headers: visit.headers,
+    certificate: { authority_key_identifier: leaf?.authorityKeyIdentifier ?? null, common_name: leaf?.commonName ?? null, fingerprint },
+    ca_certificate: ca ? { common_name: ca.commonName, fingerprint: ca.fingerprint } : null,
   };
 }
 
@@ -125,7 +146,7 @@ export async function admitConnection(platform: Platform, peer: PeerCertificates
   const remembered = chain.known?.device;
   if (options.speculate && options.deferWrites && key && chain.known && remembered) {
     const { ca } = chain.known;
-    const admission = admissionOf({ id: remembered.row.id, organizationId: ca.organizationId }, ca, key.leafFingerprint, visit, touchDue);
+    const admission = admissionOf(remembered.row, ca, chain, key.leafFingerprint, visit, touchDue);
     if (!admission.touch) {
       const confirm = (withWrites: boolean) => admitFully(platform, chain, visit, () => false, !withWrites);
       return { ok: true, device: remembered.row, version: remembered.version, fingerprint: key.leafFingerprint, via: 'registered_certificate', ca, deferred: admission, unconfirmed: true, confirm };
@@ -148,8 +169,7 @@ async function admitFully(platform: Platform, chain: PresentedChain, visit: Visi
   const deferred = (admission: Admission) => (deferWrites ? { deferred: admission } : {});
   const remember = (read: RowRead) => key && verifiedChains.rememberDevice(key, read);
   if (key && known?.device) {
-    const device = { id: known.device.row.id, organizationId: known.ca.organizationId };
-    const admission = admissionOf(device, known.ca, key.leafFingerprint, visit, touchDue);
+    const admission = admissionOf(known.device.row, known.ca, chain, key.leafFingerprint, visit, touchDue);
     const result = await admitWith(platform, admission, deferWrites);
     if (result.admitted) {
       remember({ row: result.device, version: result.version });
@@ -159,7 +179,7 @@ async function admitFully(platform: Platform, chain: PresentedChain, visit: Visi
   }
   const outcome = await authenticateDevice(platform, peer);
   if (!outcome.ok) return outcome;
-  const admission = admissionOf(outcome.device, outcome.ca, outcome.fingerprint, visit, touchDue);
+  const admission = admissionOf(outcome.device, outcome.ca, chain, outcome.fingerprint, visit, touchDue);
   const result = await admitWith(platform, admission, deferWrites);
   // Refused here only when the device changed between the two statements (archived, say).
   if (!result.admitted) return refusal(result, outcome.device, outcome.fingerprint, outcome.ca.prn);

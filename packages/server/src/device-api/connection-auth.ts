@@ -4,9 +4,12 @@
  * `device.connected` event (connection-admission.ts); every later request on a keep-alive
  * connection is admitted again by the same grouped statement, without the event, which confirms
  * the certificate is still registered and the device not archived. Sets `request.device` for
- * the routes (see device-routes.ts).
+ * the routes (see http/device-request.ts). Each connection's state is one value with explicit
+ * transitions (connection-state.ts: new, admitting, unconfirmed, admitted, refused), keyed by
+ * its socket.
  *
- * A later request to a route whose config says `confirmsAdmission` (GET /update) skips that
+ * A later request to a route whose config says `confirmsAdmission` (GET /update, and
+ * POST /update/reports, whose report statement proves it the same way) skips that
  * statement: its check resolves on the row the connection last read and its write proves the
  * admission (AuthenticatedDevice.admission, admissions.ts AdmissionGuard), so a device polling
  * over a kept-alive connection costs one statement per check, not two. When the proof fails the
@@ -30,15 +33,15 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';
+import type { GuardedAdmission } from '../admission/port';
 import { peerCertificates } from '../certificates/tls-peer';
 import type { RowRead } from '../certificates/verified-chains';
-import type { AuthenticatedDevice } from '../device-routes';
 import { LastConnectedThrottle } from '../devices/last-connected';
 import type { DeviceRow } from '../devices/schema';
+import { resourcePrn } from '../core/prn';
+import type { AuthenticatedDevice } from '../http/device-request';
 import { ApiError } from '../http/errors';
-import { resourcePrn } from '../http/prn';
 import type { Platform } from '../platform';
-import type { GuardedAdmission } from '../releases/update-service';
 import { DeviceAuthFailureEvents } from './auth-events';
 import { admitDevice, type Admission } from './admissions';
 import {
@@ -47,10 +50,11 @@ import {
   isUnconfirmed,
   readmitDevice,
   type AdmittedConnection,
-  type ConnectionOutcome,
   type DeferredConnection,
   type UnconfirmedConnection,
 } from './connection-admission';
+import { ConnectionStates, type ConnectionState, type SettledOutcome } from './connection-state';
+import { recordDisconnected } from './disconnect-events';
 import type { DeviceAuthFailure } from './failures';
 import { monitoredHeaders } from './monitored-headers';
 
@@ -66,8 +70,17 @@ function deferredConnection(admission: Admission): DeferredConnection | null {
   return admission.event ? { writes: { event: admission.event, touch: admission.touch }, recorded: false, admission } : null;
 }
 
-/** A connection's outcome as its later requests see it: an unconfirmed one is settled first. */
-type SettledOutcome = AdmittedConnection | DeviceAuthFailure;
+/** How long a shutdown waits for the disconnects being recorded. */
+const SHUTDOWN_DISCONNECT_WAIT_MS = 5_000;
+
+// Events are stored and delivered by webhook: a hostile path must not bloat them.
+const MAX_ROUTE_LENGTH = 256;
+
+/** The request's path as `device.connected` records it: no query string, cut to a sane length. */
+function routeOf(url: string): string {
+  const query = url.indexOf('?');
+  return (query === -1 ? url : url.slice(0, query)).slice(0, MAX_ROUTE_LENGTH);
+}
 
 function isTlsSocket(socket: unknown): socket is TLSSocket {
   return typeof (socket as TLSSocket | undefined)?.getPeerX509Certificate === 'function';
@@ -77,77 +90,35 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   const failures = new DeviceAuthFailureEvents(platform);
   const lastConnected = new LastConnectedThrottle();
   const touchDue = (deviceId: string) => lastConnected.due(deviceId);
-  /** Each connection's outcome, as its later requests see it. */
-  const outcomes = new WeakMap<object, Promise<SettledOutcome>>();
-  /** Each connection's outcome once settled, as later requests see it: read without waiting. */
-  const settledOutcomes = new WeakMap<object, SettledOutcome>();
-  /** The device row each connection last read, with its version: what a later check resolves on. */
-  const lastRead = new WeakMap<object, RowRead>();
-  /** Connections whose first request is still to prove their admission: the outcome, and how to settle it for the rest. */
-  const unsettled = new WeakMap<object, { outcome: UnconfirmedConnection; settle(result: SettledOutcome | Promise<SettledOutcome>): void }>();
+  /** Each connection's state, by its socket. */
+  const states = new ConnectionStates();
 
-  /** The connection's outcome, and whether this request is the one that computed it. */
-  function outcomeOf(request: FastifyRequest): { outcome: Promise<ConnectionOutcome>; first: boolean } {
-    const socket = request.raw.socket;
-    const known = outcomes.get(socket);
-    if (known) return { outcome: known, first: false };
-    const peer = isTlsSocket(socket) ? peerCertificates(socket) : { leaf: undefined, intermediates: [] };
-    const config = request.routeOptions.config;
-    const deferWrites = config?.recordsConnection === true;
-    const options = { deferWrites, speculate: deferWrites && config?.confirmsAdmission === true };
-    const outcome = admitConnection(platform, peer, { ip: request.ip, headers: monitoredHeaders(request.headers) }, touchDue, options);
-    let resolveSettled: (result: SettledOutcome | Promise<SettledOutcome>) => void = () => {};
-    const settled = new Promise<SettledOutcome>((resolve) => (resolveSettled = resolve));
-    // The later requests see an unconfirmed outcome only once the first request has settled it.
-    const forLater = outcome.then((result): SettledOutcome | Promise<SettledOutcome> => {
-      if (!isUnconfirmed(result)) return result;
-      unsettled.set(socket, { outcome: result, settle: resolveSettled });
-      return settled;
-    });
-    outcomes.set(socket, forLater);
-    // A database error must not stick to the connection: the next request tries again.
-    forLater.then(
-      (result) => settledOutcomes.set(socket, result),
-      () => outcomes.delete(socket),
-    );
-    return { outcome, first: true };
-  }
-
-  /** Settles an unconfirmed connection for its later requests: admitted, refused, or (a rejection) not decided. */
-  function settle(socket: object, result: SettledOutcome | Promise<SettledOutcome>): void {
-    const pending = unsettled.get(socket);
-    if (!pending) return;
-    unsettled.delete(socket);
-    if (!(result instanceof Promise) && result.ok) lastRead.set(socket, { row: result.device, version: result.version });
-    pending.settle(result);
-  }
-
-  function authenticated(row: DeviceRow, fingerprint: string, connection: DeferredConnection | null, admission: GuardedAdmission | null): AuthenticatedDevice {
+  function authenticated(row: DeviceRow, fingerprint: string, connection: DeferredConnection | null, admission: GuardedAdmission<DeviceRow> | null): AuthenticatedDevice {
     return { row, organizationId: row.organizationId, prn: resourcePrn(row.organizationId, 'device', row.id), certificateFingerprint: fingerprint, connection, admission };
   }
 
   /** A later request's admission left for its check's write to prove, with the full way when it cannot. */
-  function guardedAdmission(request: FastifyRequest, read: RowRead, fingerprint: string): GuardedAdmission {
+  function guardedAdmission(request: FastifyRequest, read: RowRead, fingerprint: string): GuardedAdmission<DeviceRow> {
     const { row, version } = read;
     return {
       guard: { deviceId: row.id, organizationId: row.organizationId, fingerprint, version, caId: null },
       confirm: async () => {
         const readmitted = await readmitDevice(platform, row, fingerprint, false);
         if (!readmitted.ok) return refuse(request, readmitted);
-        lastRead.set(request.raw.socket, { row: readmitted.device, version: readmitted.version });
+        states.read(request.raw.socket, { row: readmitted.device, version: readmitted.version });
         return readmitted.device;
       },
     };
   }
 
   /** A reconnecting device's first request, admitted by its check's write, or the full way when that cannot prove it. */
-  function provenConnection(request: FastifyRequest, outcome: UnconfirmedConnection, connection: DeferredConnection): GuardedAdmission {
+  function provenConnection(request: FastifyRequest, outcome: UnconfirmedConnection, connection: DeferredConnection): GuardedAdmission<DeviceRow> {
     const socket = request.raw.socket;
     return {
       guard: { deviceId: outcome.device.id, organizationId: outcome.ca.organizationId, fingerprint: outcome.fingerprint, version: outcome.version, caId: outcome.ca.id },
       confirm: async () => {
         const confirming = outcome.confirm(false);
-        settle(socket, confirming);
+        states.settle(socket, confirming);
         const confirmed = await confirming;
         if (!confirmed.ok) {
           // A refused connection has nothing to record but its refusal.
@@ -170,12 +141,11 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
    * requests. Proven when its check recorded the connection; else (the route wrote nothing)
    * admitted now with the connection's writes, or refused, which is recorded.
    */
-  async function settleUnconfirmed(request: FastifyRequest, connection: DeferredConnection): Promise<void> {
+  async function settleUnconfirmed(request: FastifyRequest, pending: UnconfirmedConnection, connection: DeferredConnection): Promise<void> {
     const socket = request.raw.socket;
-    const pending = unsettled.get(socket)!;
-    if (connection.recorded) return settle(socket, admittedAsRemembered(pending.outcome));
-    const confirming = pending.outcome.confirm(true);
-    settle(socket, confirming);
+    if (connection.recorded) return states.settle(socket, admittedAsRemembered(pending));
+    const confirming = pending.confirm(true);
+    states.settle(socket, confirming);
     const confirmed = await confirming;
     if (!confirmed.ok) return recordFailure(request, confirmed);
     connection.recorded = true;
@@ -194,11 +164,11 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   /**
    * A later request on a connection admitted before: admitted at once (null) when its check's
    * write can prove it, else by the admission statement, which writes last_connected_at when due.
+   * `read`: the device row the connection last read.
    */
-  function admitLater(request: FastifyRequest, connection: AdmittedConnection): Promise<void> | null {
+  function admitLater(request: FastifyRequest, connection: AdmittedConnection, read: RowRead): Promise<void> | null {
     const socket = request.raw.socket;
     const { fingerprint } = connection;
-    const read = lastRead.get(socket) ?? { row: connection.device, version: connection.version };
     const touch = touchDue(read.row.id);
     if (!touch && request.routeOptions.config?.confirmsAdmission === true) {
       request.device = authenticated(read.row, fingerprint, null, guardedAdmission(request, read, fingerprint));
@@ -206,28 +176,85 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
     }
     return readmitDevice(platform, read.row, fingerprint, touch).then((admitted) => {
       if (!admitted.ok) return refuse(request, admitted);
-      lastRead.set(socket, { row: admitted.device, version: admitted.version });
+      states.read(socket, { row: admitted.device, version: admitted.version });
       request.device = authenticated(admitted.device, fingerprint, null, null);
     });
   }
 
-  /** Any request whose connection's outcome is not settled yet, the first one's included. */
-  async function authenticate(request: FastifyRequest): Promise<void> {
-    const { outcome, first } = outcomeOf(request);
+  /** The row a later request is admitted on: the one its connection last read. */
+  function lastReadOf(socket: object, connection: AdmittedConnection): RowRead {
+    const state = states.get(socket);
+    return state?.kind === 'admitted' ? state.lastRead : { row: connection.device, version: connection.version };
+  }
+
+  /** Sockets whose close records `device.disconnected` once admitted (a retried first request must not watch twice). */
+  const watched = new WeakSet<object>();
+
+  /**
+   * On the connection's close, `device.disconnected` when it was admitted (disconnect-events.ts):
+   * nothing for a refused connection, or one still admitting whose outcome is refused or fails.
+   */
+  function watchClose(request: FastifyRequest): void {
+    const socket = request.raw.socket;
+    if (watched.has(socket)) return;
+    watched.add(socket);
+    const ip = request.ip;
+    const openedAt = Date.now();
+    socket.once('close', () => {
+      const closedAt = Date.now();
+      const state = states.get(socket);
+      const admitted: Promise<SettledOutcome> | null =
+        state === undefined || state.kind === 'refused' ? null : state.kind === 'admitted' ? Promise.resolve(state.connection) : state.settled;
+      if (!admitted) return;
+      const written = admitted
+        .then((outcome) => {
+          if (!outcome.ok) return;
+          return recordDisconnected(platform, { deviceId: outcome.device.id, organizationId: outcome.device.organizationId, ip, openedAt, closedAt });
+        })
+        .catch((error) => request.log.error({ err: error }, 'could not record device.disconnected'))
+        .finally(() => disconnecting.delete(written));
+      disconnecting.add(written);
+    });
+  }
+  /** Disconnects being recorded: a shutdown waits for them before the database closes (server.ts). */
+  const disconnecting = new Set<Promise<unknown>>();
+  // The server has closed its connections by now (their close handlers ran), so every write is in
+  // the set. Bounded: a connection whose first request never settled may never give an outcome.
+  app.addHook('onClose', async () => {
+    if (disconnecting.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_DISCONNECT_WAIT_MS)));
+    await Promise.race([Promise.allSettled([...disconnecting]), bound]);
+    clearTimeout(timer);
+  });
+
+  /** The connection's first request: it begins the connection's admission (new -> admitting). */
+  async function authenticateFirst(request: FastifyRequest): Promise<void> {
+    const socket = request.raw.socket;
+    const peer = isTlsSocket(socket) ? peerCertificates(socket) : { leaf: undefined, intermediates: [] };
+    const config = request.routeOptions.config;
+    const deferWrites = config?.recordsConnection === true;
+    const options = { deferWrites, speculate: deferWrites && config?.confirmsAdmission === true };
+    const outcome = admitConnection(platform, peer, { ip: request.ip, route: routeOf(request.url), headers: monitoredHeaders(request.headers) }, touchDue, options);
+    states.begin(socket, outcome);
+    watchClose(request);
     const result = await outcome;
-    if (!result.ok) {
-      if (first) await refuse(request, result);
-      throw refusal(result);
-    }
+    if (!result.ok) return refuse(request, result);
     if (isUnconfirmed(result)) {
       const connection = deferredConnection(result.deferred)!;
       request.device = authenticated(result.device, result.fingerprint, connection, provenConnection(request, result, connection));
       return;
     }
-    if (!first) return admitLater(request, result) ?? undefined;
-    lastRead.set(request.raw.socket, { row: result.device, version: result.version });
     const connection = result.deferred ? deferredConnection(result.deferred) : null;
     request.device = authenticated(result.device, result.fingerprint, connection, null);
+  }
+
+  /** A later request on a connection whose outcome is not settled yet (admitting, unconfirmed), or refused. */
+  async function authenticateLater(request: FastifyRequest, state: Exclude<ConnectionState, { kind: 'admitted' }>): Promise<void> {
+    if (state.kind === 'refused') throw refusal(state.failure);
+    const result = await state.settled;
+    if (!result.ok) throw refusal(result);
+    return admitLater(request, result, lastReadOf(request.raw.socket, result)) ?? undefined;
   }
 
   app.decorateRequest('device', null);
@@ -235,8 +262,13 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   // admitted without a promise or a turn of the event loop (most of the device API's requests).
   app.addHook('onRequest', (request, _reply, done) => {
     if (request.routeOptions.config?.public) return done();
-    const settled = settledOutcomes.get(request.raw.socket);
-    const pending = settled?.ok ? admitLater(request, settled) : authenticate(request);
+    const state = states.get(request.raw.socket);
+    const pending =
+      state === undefined
+        ? authenticateFirst(request)
+        : state.kind === 'admitted'
+          ? admitLater(request, state.connection, state.lastRead)
+          : authenticateLater(request, state);
     if (!pending) return done();
     pending.then(() => done(), done);
   });
@@ -244,15 +276,18 @@ export function installDeviceAuthentication(app: FastifyInstance, platform: Plat
   // The connection's writes the route did not record, written alone before the answer leaves
   // (with a speculative first request's admission, when its check did not prove it).
   app.addHook('onSend', (request, _reply, payload, done) => {
-    const connection = request.device?.connection;
+    // Only this module puts a connection on the request: a DeferredConnection, with its admission.
+    const connection = request.device?.connection as DeferredConnection | null | undefined;
     if (!connection) return done(null, payload);
-    const written = unsettled.has(request.raw.socket)
-      ? settleUnconfirmed(request, connection)
-      : connection.recorded
-        ? null
-        : admitDevice(platform.db, connection.admission).then(() => {
-            connection.recorded = true;
-          });
+    const state = states.get(request.raw.socket);
+    const written =
+      state?.kind === 'unconfirmed'
+        ? settleUnconfirmed(request, state.outcome, connection)
+        : connection.recorded
+          ? null
+          : admitDevice(platform.db, connection.admission).then(() => {
+              connection.recorded = true;
+            });
     if (!written) return done(null, payload);
     written.then(
       () => done(null, payload),

@@ -5,7 +5,7 @@
  */
 import { manifestForBundle } from '../binaries/manifest';
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
-import { resourceIdFromPrn } from '../http/prn';
+import { resourceIdFromPrn } from '../core/prn';
 import type { Platform } from '../platform';
 
 export async function currentManifest(platform: Platform, device: DeviceRow): Promise<unknown[] | null> {

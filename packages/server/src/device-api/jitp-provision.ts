@@ -12,7 +12,7 @@ import type { Database } from '../db/connection';
 import { createDevice } from '../devices/service';
 import type { Actor } from '../http/actor';
 import { ApiError } from '../http/errors';
-import { resourcePrn } from '../http/prn';
+import { resourcePrn } from '../core/prn';
 import { findProductByName } from '../products/service';
 import { isUniqueViolation } from '../db/errors';
 

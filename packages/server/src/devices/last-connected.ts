@@ -1,7 +1,7 @@
 /**
  * `last_connected_at`, written at most once per interval per device. The condition lives in the
  * UPDATE (lastConnectedDue: the admission's, device-api/admissions.ts, and the update check's,
- * releases/check-writes.ts), so many server processes together still write once per interval; each process also remembers its own last write to skip it entirely on busy
+ * updates/check-writes.ts), so many server processes together still write once per interval; each process also remembers its own last write to skip it entirely on busy
  * keep-alive connections.
  */
 

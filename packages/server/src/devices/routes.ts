@@ -4,8 +4,9 @@ import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { Description, list, NoContent, Nullable, Prn, PrnParams, ResourceFields, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
-import { sendJsonItem, sendJsonPage } from '../http/json-reply';
-import type { WireSource } from '../http/owned-json';
+import { sendJsonItem, sendJsonPage } from '../read-path/json-reply';
+import type { WireSource } from '../read-path/owned-json';
+import { countDevices, ONLINE_WINDOW_SECONDS } from './counts';
 import { createDevice, deleteDevice, deviceToWire, getDeviceJson, listDevicesJson, updateDevice } from './service';
 import { devices } from './schema';
 
@@ -80,6 +81,32 @@ export const deviceRoutes: ContextRoutes = (app, { db }) => {
       response: { 200: list('devices', Device), ...STANDARD_ERRORS },
     },
     handler: async (request, reply) => sendJsonPage(reply, 'devices', await listDevicesJson(db, DEVICE_JSON, actorOf(request), request.query)),
+  });
+
+  app.get('/devices/counts', {
+    schema: {
+      tags: TAGS,
+      summary: 'Count devices by state',
+      description: `How many of the devices that \`search\` selects (the search language of GET /devices; absent: all) are quarantined, archived, online (communicated within the last ${ONLINE_WINDOW_SECONDS / 60} minutes), never connected, and have reported a release.`,
+      querystring: Type.Object({ search: LIST_QUERY_PROPERTIES.search }),
+      response: {
+        200: Type.Object(
+          {
+            device_counts: Type.Object({
+              total: Type.Integer({ description: 'Devices the search selects.' }),
+              quarantined: Type.Integer({ description: 'Of those, quarantined.' }),
+              archived: Type.Integer({ description: 'Of those, archived.' }),
+              online: Type.Integer({ description: `Of those, communicated within the last ${ONLINE_WINDOW_SECONDS / 60} minutes.` }),
+              never_connected: Type.Integer({ description: 'Of those, never connected.' }),
+              reported_release: Type.Integer({ description: 'Of those, have reported running a release.' }),
+            }),
+          },
+          { description: 'The counts.' },
+        ),
+        ...STANDARD_ERRORS,
+      },
+    },
+    handler: async (request) => ({ device_counts: await countDevices(db, actorOf(request), request.query.search) }),
   });
 
   app.get('/devices/:prn', {

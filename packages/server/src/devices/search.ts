@@ -5,10 +5,10 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { combine } from '../http/pagination';
-import { resourceIdFromPrn } from '../http/prn';
-import { compileSearch, parseSearch, searchCondition, type SearchClause, type SearchFields } from '../http/search';
+import { resourceIdFromPrn } from '../core/prn';
+import { compileSearch, parseSearch, searchCondition, type SearchClause, type SearchFields } from '../search/search';
 // The one error constructor the shared module does not re-export; this file extends the language.
-import { searchError } from '../http/search-syntax';
+import { searchError } from '../search/syntax';
 import { devices } from './schema';
 
 const DATE_OPERATORS = [':', '<', '<=', '>', '>='] as const;

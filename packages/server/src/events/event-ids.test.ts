@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isUuid } from '../http/prn';
+import { isUuid } from '../core/prn';
 import { newEventId } from './event-ids';
 
 /** The 48-bit millisecond timestamp an id begins with. */

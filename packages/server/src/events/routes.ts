@@ -3,12 +3,13 @@ import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { list, Nullable, Prn, STANDARD_ERRORS, Timestamp } from '../http/schemas';
+import { EVENT_FILTER_QUERY } from './filter-query';
 import { eventToWire, listEvents } from './service';
 
 const Event = Type.Object({
   version: Type.Literal(1),
   prn: Prn('Resource name of the event.'),
-  type: Type.String({ description: 'device, webhook, api_key or tunnel', examples: ['device'] }),
+  type: Type.String({ description: 'device, webhook, api_key, tunnel, user, release, or audit (an admin write: see the Events reference, "Audit trail")', examples: ['device'] }),
   inserted_at: Timestamp('When it happened.'),
   data: Type.Object(
     { type: Type.String({ description: 'The subtype, e.g. release_changed.', examples: ['release_changed'] }), data: Type.Record(Type.String(), Type.Unknown()) },
@@ -26,19 +27,7 @@ export const eventRoutes: ContextRoutes = (app, { db }) => {
       description: 'The organization\'s event log, newest first by default, filtered by time, actor, resource, type and subtype.',
       querystring: Type.Object({
         ...LIST_QUERY_PROPERTIES,
-        inserted_at_lt: Type.Optional(Type.String({ description: 'Only events before this date-time.', examples: ['2025-07-01T00:00:00Z'] })),
-        inserted_at_gte: Type.Optional(Type.String({ description: 'Only events at or after this date-time.', examples: ['2025-06-01T00:00:00Z'] })),
-        actor_prn: Type.Optional(Type.String({ maxLength: 200, description: 'Only events caused by this user, API key or device.' })),
-        resource_prn: Type.Optional(Type.String({ maxLength: 200, description: 'Only events about this resource.' })),
-        type: Type.Optional(Type.Union(['device', 'webhook', 'api_key', 'tunnel'].map((t) => Type.Literal(t)), { description: 'Only events of this type.' })),
-        subtype: Type.Optional(
-          Type.Union(
-            ['release_changed', 'claimed_release', 'checked_for_release', 'connected', 'updated', 'authentication_failed', 'created', 'request_failed', 'test_fire', 'requested', 'opened', 'closed', 'expired'].map((t) =>
-              Type.Literal(t),
-            ),
-            { description: 'Only events of this subtype.' },
-          ),
-        ),
+        ...EVENT_FILTER_QUERY,
       }),
       response: { 200: list('events', Event), ...STANDARD_ERRORS },
     },

@@ -1,7 +1,7 @@
 import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { id, insertedAt, organizationId } from '../db/columns';
 
-export const EVENT_TYPES = ['device', 'webhook', 'api_key', 'tunnel'] as const;
+export const EVENT_TYPES = ['device', 'webhook', 'api_key', 'tunnel', 'user', 'release', 'web_console_shell', 'audit'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const events = pgTable(

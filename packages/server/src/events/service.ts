@@ -3,13 +3,13 @@
  * transaction as the change it describes, so an event exists exactly when its change does.
  * (Webhook deliveries hook in here too: they are written in that same transaction.)
  */
-import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { parameterError } from '../http/errors';
-import { prepared, type Prepared } from '../http/prepared-queries';
-import { resourcePrn } from '../http/prn';
-import { parseDateTime, toRfc3339 } from '../http/time';
+import { prepared, type Prepared } from '../read-path/prepared-queries';
+import { resourcePrn } from '../core/prn';
+import { toRfc3339 } from '../core/time';
+import { eventFilterConditions, type EventFilterFields } from './filters';
 import { events, type EventType } from './schema';
 import { JSON_ELEMENTS } from '../db/array-parameters';
 import { newEventId } from './event-ids';
@@ -141,7 +141,7 @@ function preparedRecordEvent(tx: Executor, event: NewEvent): Prepared | null {
   });
 }
 
-/** The envelope of api-contract.md section 6, as webhooks deliver it. */
+/** The event envelope (site/docs/canopy-core/reference/integration-management/events.md), as webhooks deliver it. */
 export function eventEnvelope(row: EventRow) {
   return {
     version: 1 as const,
@@ -157,41 +157,16 @@ export function eventToWire(row: EventRow) {
   return { ...eventEnvelope(row), actor_prn: row.actorPrn, resource_prn: row.resourcePrn };
 }
 
-export interface EventFilters extends ListQuery {
-  inserted_at_lt?: string;
-  inserted_at_gte?: string;
-  actor_prn?: string;
-  resource_prn?: string;
-  type?: string;
-  subtype?: string;
-}
-
-function timeFilter(name: 'inserted_at_lt' | 'inserted_at_gte', raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const value = parseDateTime(raw);
-  if (!value) throw parameterError(name, 'invalid_date_time');
-  return value;
-}
+export interface EventFilters extends ListQuery, EventFilterFields {}
 
 export async function listEvents(db: Executor, organizationId: string, filters: EventFilters) {
   const page = pageRequest(filters);
-  const before = timeFilter('inserted_at_lt', filters.inserted_at_lt);
-  const since = timeFilter('inserted_at_gte', filters.inserted_at_gte);
+  const filterConditions = eventFilterConditions(organizationId, filters);
   const { where, orderBy } = keyset(events, page);
-  const conditions: (SQL | undefined)[] = [
-    eq(events.organizationId, organizationId),
-    where,
-    before ? lt(events.insertedAt, before) : undefined,
-    since ? gte(events.insertedAt, since) : undefined,
-    filters.actor_prn ? eq(events.actorPrn, filters.actor_prn) : undefined,
-    filters.resource_prn ? eq(events.resourcePrn, filters.resource_prn) : undefined,
-    filters.type ? eq(events.type, filters.type as EventType) : undefined,
-    filters.subtype ? eq(events.subtype, filters.subtype) : undefined,
-  ];
   const rows = await db
     .select()
     .from(events)
-    .where(combine(...conditions) ?? and())
+    .where(combine(...filterConditions, where) ?? and())
     .orderBy(...orderBy)
     .limit(page.limit + 1);
   return toPage(rows, page);

@@ -1,6 +1,6 @@
 /**
- * The one error shape of the admin and device APIs (api-contract.md section 1):
- * a non-2xx status with `{"errors": [{"code": "<snake_case>", "context": {...}}]}`.
+ * The one error shape of the admin and device APIs (site/docs/canopy-core/tools/admin-api.mdx,
+ * "Errors"): a non-2xx status with `{"errors": [{"code": "<snake_case>", "context": {...}}]}`.
  *
  * Services throw ApiError; the HTTP layer turns it (and Fastify's own errors) into that body.
  * Anything else is a bug and answers a bare 500 with no stack trace.

@@ -6,7 +6,7 @@
 import { and, asc, desc, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { Type } from 'typebox';
-import { decodeCursor, encodeCursor, type Cursor } from './cursor';
+import { decodeCursor, encodeCursor, type Cursor } from '../core/cursor';
 import { parameterError } from './errors';
 
 export const LIST_QUERY_PROPERTIES = {

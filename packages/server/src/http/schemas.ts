@@ -67,7 +67,7 @@ export function list<T extends TSchema>(key: string, item: T) {
   );
 }
 
-const errorResponse = (description: string) => ({ ...ErrorBody, description });
+export const errorResponse = (description: string) => ({ ...ErrorBody, description });
 
 /** The error answers every admin route can give, for the OpenAPI document. */
 export const STANDARD_ERRORS = {
@@ -78,6 +78,12 @@ export const STANDARD_ERRORS = {
   409: errorResponse('Conflicts with the current state.'),
   413: errorResponse('Body too large.'),
   422: errorResponse('A field failed validation.'),
+};
+
+/** The error answers every device API route can give, for the OpenAPI document. */
+export const DEVICE_ERRORS = {
+  400: { ...ErrorBody, description: 'A malformed header or parameter.' },
+  401: { ...ErrorBody, description: 'No client certificate, or one that does not authenticate a device; `context.reason` says why.' },
 };
 
 /** 204 answers: no body. */

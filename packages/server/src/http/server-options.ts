@@ -5,6 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { installErrorHandling } from './error-handler';
+import { serializeRequest } from './log-redaction';
+import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAMETER_LENGTH } from './framework-errors';
 import { lazyRequestLogger } from './request-logger';
 import { validatorCompiler } from './validation';
 
@@ -12,7 +14,7 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 
 export function baseServerOptions(logLevel: string, bodyLimit: number): FastifyServerOptions {
   return {
-    logger: logLevel === 'silent' ? false : { level: logLevel },
+    logger: logLevel === 'silent' ? false : { level: logLevel, serializers: { req: serializeRequest as never } },
     requestIdHeader: REQUEST_ID_HEADER,
     genReqId: () => randomUUID(),
     childLoggerFactory: lazyRequestLogger,
@@ -22,6 +24,10 @@ export function baseServerOptions(logLevel: string, bodyLimit: number): FastifyS
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     return503OnClosing: true,
+    // Answers made before a route runs (bad URL, long parameter, unparseable request) in our error shape.
+    frameworkErrors,
+    clientErrorHandler,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER_LENGTH },
     forceCloseConnections: 'idle',
   };
 }

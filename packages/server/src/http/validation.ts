@@ -4,6 +4,12 @@
  * JSON bodies are typed already, so `"size": "12"` is a 422, not silently 12.
  * Ajv's errors are turned into the contract's shape: 422 per failing body field, 400 for a
  * malformed parameter.
+ *
+ * One rule for all text input, applied here so no route can forget it: a NUL character (U+0000)
+ * anywhere in a body, query string, path parameter or header (in a value or an object key) is
+ * refused, `reason: "contains_nul_character"` naming the field. PostgreSQL cannot store U+0000 in
+ * `text` or `jsonb`, and no field of ours has a use for it. Likewise JSON nested deeper than
+ * MAX_JSON_DEPTH levels is refused (`reason: "too_deeply_nested"`) before anything recurses into it.
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -19,9 +25,61 @@ function makeAjv(coerceTypes: boolean | 'array') {
 const bodyAjv = makeAjv(false);
 const parameterAjv = makeAjv('array');
 
+/** Objects and arrays nested deeper than this are refused (PostgreSQL's jsonb parser recurses too). */
+export const MAX_JSON_DEPTH = 32;
+
+export interface TextProblem {
+  /** Ajv-style path (`/a/0/b`) of the value. */
+  path: string;
+  problem: 'nulCharacter' | 'maxDepth';
+}
+
+const pointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * The first string or key holding U+0000, or the first value nested deeper than MAX_JSON_DEPTH.
+ * Iterative, so a body nested a hundred thousand levels deep cannot overflow the stack.
+ */
+export function findTextProblem(value: unknown): TextProblem | null {
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
+  while (stack.length > 0) {
+    const { value: current, path, depth } = stack.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return { path, problem: 'nulCharacter' };
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return { path, problem: 'maxDepth' };
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: `${path}/${i}`, depth: depth + 1 });
+      continue;
+    }
+    const keys = Object.keys(current);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const keyPath = `${path}/${pointer(keys[i])}`;
+      if (keys[i].includes('\u0000')) return { path: keyPath, problem: 'nulCharacter' };
+      stack.push({ value: (current as Record<string, unknown>)[keys[i]], path: keyPath, depth: depth + 1 });
+    }
+  }
+  return null;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : parameterAjv;
-  return ajv.compile(schema as object) as never;
+  const compiled = ajv.compile(schema as object);
+  // Fastify reads `errors` off the function it was given, so the wrapper carries its own.
+  const validate = (data: unknown): boolean => {
+    if (!compiled(data)) {
+      validate.errors = compiled.errors;
+      return false;
+    }
+    const found = findTextProblem(data);
+    if (found === null) return true;
+    validate.errors = [{ keyword: found.problem, instancePath: found.path, schemaPath: '', params: {} } satisfies ErrorObject];
+    return false;
+  };
+  validate.errors = null as ErrorObject[] | null | undefined;
+  return validate as never;
 };
 
 function fieldOf(error: ErrorObject): string {
@@ -59,6 +117,10 @@ function problemOf(error: ErrorObject): FieldProblem {
       return { field, reason: 'invalid_value', allowed: p.allowedValues ?? [p.allowedValue] };
     case 'uniqueItems':
       return { field, reason: 'duplicate_items' };
+    case 'nulCharacter':
+      return { field, reason: 'contains_nul_character' };
+    case 'maxDepth':
+      return { field, reason: 'too_deeply_nested', max: MAX_JSON_DEPTH };
     default:
       return { field, reason: 'invalid_format' };
   }

@@ -1,10 +1,11 @@
 /**
- * The fields every organization-owned resource's wire shape shares (api-contract.md sections 2
- * and 3): its prn and its organization's prn first, its two timestamps last. Spread them into a
- * `*ToWire` object so each context writes only the fields that are its own.
+ * The fields every organization-owned resource's wire shape shares
+ * (site/docs/canopy-core/tools/admin-api.mdx, "Resource names"): its prn and its organization's
+ * prn first, its two timestamps last. Spread them into a `*ToWire` object so each context writes
+ * only the fields that are its own.
  */
-import { organizationPrn, resourcePrn, type PrnType } from './prn';
-import { toRfc3339 } from './time';
+import { organizationPrn, resourcePrn, type PrnType } from '../core/prn';
+import { toRfc3339 } from '../core/time';
 
 /** `{prn, organization_prn}` of a row of `type` owned by `row.organizationId`. */
 export function ownedResourceFields(type: PrnType, row: { organizationId: string; id: string }) {

@@ -48,7 +48,7 @@ export const productRoutes: ContextRoutes = (app, { db }) => {
     schema: {
       tags: ['products'],
       summary: 'Update a product',
-      description: 'Rename or archive a product. Archiving answers 409 `product_has_active_devices` while unarchived devices remain.',
+      description: 'Rename or archive a product. Archiving answers 409 `product_has_active_devices` while unarchived devices remain, and 409 `product_has_firmware` while legacy firmware of the product remains.',
       params: ProductParams,
       body: Type.Object({ name: Type.Optional(Name()), archived: Type.Optional(Type.Boolean()) }),
       response: { 200: single('product', Product), ...STANDARD_ERRORS },

@@ -6,11 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
 import { devices } from '../devices/schema';
+import { firmwares } from '../legacy/schema';
 import type { Actor } from '../http/actor';
 import { conflict, invalidField } from '../http/errors';
-import { listOwnedRows, requireOwnedRow } from '../http/owned-rows';
+import { listOwnedRows, requireOwnedRow } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import type { SearchFields } from '../http/search';
+import type { SearchFields } from '../search/search';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import { isUniqueViolation } from '../db/errors';
 import { products } from './schema';
@@ -70,6 +71,9 @@ export async function updateProduct(db: Database, actor: Actor, prn: string, cha
         .where(and(eq(devices.productId, product.id), eq(devices.archived, false)))
         .limit(1);
       if (active) throw conflict('product_has_active_devices', { prn });
+      // Spec 1 section 4: a product with firmware cannot be archived either (legacy firmware).
+      const [firmware] = await tx.select({ id: firmwares.id }).from(firmwares).where(eq(firmwares.productId, product.id)).limit(1);
+      if (firmware) throw conflict('product_has_firmware', { prn });
     }
     try {
       const [row] = await tx

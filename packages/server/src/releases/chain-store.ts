@@ -9,7 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import { cohorts } from '../cohorts/schema';
 import type { Executor } from '../db/connection';
 import { conflict } from '../http/errors';
-import { resourcePrn } from '../http/prn';
+import { resourcePrn } from '../core/prn';
 import { applyLinkChanges, validateChain, type ChainProblem, type LinkChange } from './chain';
 import { releaseChainVersions, releases } from './schema';
 
@@ -65,7 +65,7 @@ export async function writeLinks(tx: Executor, changes: readonly LinkChange[]): 
 
 /**
  * Reads the chain back after the writes: anything but a valid chain rolls the transaction back.
- * Every edit ends here, so this is also where the cohort's chain stamp moves (chain-cache.ts):
+ * Every edit ends here, so this is also where the cohort's chain stamp moves (updates/chain-cache.ts):
  * in the edit's own transaction, so a check that sees the new stamp sees the new chain.
  */
 export async function verifyChain(tx: Executor, organizationId: string, cohortId: string): Promise<ReleaseRow[]> {

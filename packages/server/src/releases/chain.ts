@@ -1,8 +1,9 @@
 /**
- * A cohort's release chain (api-contract.md section 5): releases linked first -> latest through
- * `next_release_prn`, the latest having none. Pure validation plus the link changes of each edit,
- * so the service can compute an edit, check the resulting chain, and only then write it: a change
- * that would break the chain is a 409 and changes nothing.
+ * A cohort's release chain (site/docs/canopy-core/reference/bundle-management/releases.md, "The
+ * chain"): releases linked first -> latest through `next_release_prn`, the latest having none.
+ * Pure validation plus the link changes of each edit, so the service can compute an edit, check
+ * the resulting chain, and only then write it: a change that would break the chain is a 409 and
+ * changes nothing.
  */
 
 export interface ChainLink {

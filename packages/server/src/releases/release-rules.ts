@@ -1,12 +1,13 @@
 /**
  * The rules a release's own fields and its place in the chain must follow (spec 2 sections 4-5,
- * api-contract.md section 5), as pure functions so the service can check an edit's outcome
- * before writing it and the unit tests can cover every rule without a database.
+ * site/docs/canopy-core/reference/bundle-management/releases.md), as pure functions so the service
+ * can check an edit's outcome before writing it and the unit tests can cover every rule without a
+ * database.
  */
 import type { FieldProblem } from '../http/errors';
-import { isPhased, PHASE_COUNT_MAX, PHASE_COUNT_MIN } from './phase';
-import type { PhaseMode } from './resolution-types';
-import { isValidRequirement, isValidVersion } from './version';
+import { isPhased, PHASE_COUNT_MAX, PHASE_COUNT_MIN } from '../updates/core/phase';
+import type { PhaseMode } from '../updates/core/resolution-types';
+import { isValidRequirement, isValidVersion } from '../updates/core/version';
 
 export interface ReleaseRuleFields {
   id: string;

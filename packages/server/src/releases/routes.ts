@@ -1,76 +1,11 @@
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
-import { invalidField } from '../http/errors';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
-import { Description, list, Name, NoContent, Nullable, Prn, PrnParams, ResourceFields, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
-import { createRelease, deleteRelease, getRelease, listReleases, updateRelease, type ReleaseFields } from './service';
+import { list, NoContent, PrnParams, single, STANDARD_ERRORS } from '../http/schemas';
+import { CreateBody, fields, Release, UpdateBody } from './api-schemas';
+import { createRelease, deleteRelease, getRelease, listReleases, updateRelease } from './service';
 import { releaseToWire } from './wire';
-
-const PhaseMode = Type.Union([Type.Literal('numeric'), Type.Literal('tags')], { description: 'numeric (default): phase_value decides; tags: devices with one of phase_tags.' });
-/** Nullable() only handles single-typed schemas; this is an enum, so null is one more member. */
-const PhaseType = Type.Union([Type.Literal('static'), Type.Literal('percent'), Type.Null()], { description: 'Derived from phase_value: percent for 0..1, static for a device count.' });
-const PhaseValue = Type.Number({
-  minimum: 0,
-  maximum: 1_000_000_000,
-  description: 'A fraction of the cohort in [0,1] or an integer device count 2..1,000,000,000. 1 completes the phase and is final.',
-  examples: [0.1],
-});
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 100, description: 'A device needs one of these (tags mode).' });
-const Requirement = Type.String({ minLength: 1, maxLength: 256, description: "An Elixir version requirement, e.g. '~> 1.2' or '>= 1.0.0 and < 2.0.0'." });
-
-const Release = Type.Object({
-  ...ResourceFields,
-  bundle_prn: Prn('The bundle this release installs.'),
-  cohort_prn: Prn('The cohort whose chain the release belongs to.'),
-  name: Name('Release name.'),
-  description: Nullable(Description()),
-  required: Type.Boolean({ description: 'Devices must pass through a required release.' }),
-  disabled: Type.Boolean({ description: 'A disabled release is never resolved.' }),
-  schedule_date: Nullable(Timestamp('Not resolvable before this moment.')),
-  schedule_complete: Type.Boolean({ description: 'Derived: true once schedule_date has passed (or when none is set).' }),
-  version: Nullable(Type.String({ description: 'The Elixir-style version this release installs.' })),
-  version_requirement: Nullable(Requirement),
-  phase_mode: PhaseMode,
-  phase_tags: Nullable(Tags),
-  phase_type: PhaseType,
-  phase_value: Nullable(PhaseValue),
-  phase_claim_count: Type.Integer({ description: 'Devices that hold a slot of this phased release.' }),
-  next_release_prn: Nullable(Prn('The next (newer) release; null for the latest.')),
-  previous_release_prn: Nullable(Prn('The previous (older) release; null for the first.')),
-});
-
-const writable = {
-  bundle_prn: Prn('The bundle this release installs.'),
-  cohort_prn: Prn('The cohort; fixed once created.'),
-  name: Name('Release name.'),
-  description: Type.Optional(Nullable(Description())),
-  required: Type.Boolean(),
-  disabled: Type.Optional(Type.Boolean({ default: false })),
-  schedule_date: Nullable(Type.String({ description: 'RFC 3339 date-time, or null.' })),
-  schedule_complete: Type.Optional(Type.Boolean({ description: 'Ignored: derived from schedule_date.' })),
-  version: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
-  version_requirement: Type.Optional(Nullable(Requirement)),
-  'version-requirement': Type.Optional(Nullable(Requirement)),
-  phase_mode: Type.Optional(PhaseMode),
-  phase_tags: Type.Optional(Nullable(Tags)),
-  phase_type: Type.Optional(PhaseType),
-  phase_value: Type.Optional(Nullable(PhaseValue)),
-  next_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right before this release.'))),
-  previous_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right after this release.'))),
-};
-
-const CreateBody = Type.Object(writable);
-const UpdateBody = Type.Partial(Type.Object(writable));
-
-/** Both spellings are accepted; sending both with different values is a mistake. */
-function fields(body: Static<typeof UpdateBody>): ReleaseFields {
-  const { 'version-requirement': dashed, schedule_complete: _derived, ...rest } = body;
-  if (dashed !== undefined && rest.version_requirement !== undefined && dashed !== rest.version_requirement) {
-    throw invalidField('version_requirement', 'conflicts_with_version-requirement');
-  }
-  return { ...rest, version_requirement: rest.version_requirement ?? dashed };
-}
 
 const ReleaseParams = PrnParams('Resource name of the release.');
 const tags = ['releases'];
@@ -117,7 +52,7 @@ export const releaseRoutes: ContextRoutes = (app, { db }) => {
       tags,
       summary: 'Update a release',
       description:
-        'Change fields or move the release (`next_release_prn` / `previous_release_prn`). 409 `release_chain_invalid` for a change the chain cannot take, ' +
+        'Change fields or move the release (`next_release_prn` / `previous_release_prn`). `disabled: false` resumes a halted release and clears `halted_at`. 409 `release_chain_invalid` for a change the chain cannot take, ' +
         '409 `release_phase_complete` for changing a phase_value that is 1.',
       params: ReleaseParams,
       body: UpdateBody,

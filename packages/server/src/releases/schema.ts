@@ -32,9 +32,15 @@ export const releases = pgTable(
     phaseTags: text('phase_tags').array(),
     /** [0,1] fraction of the cohort or an integer 2..1e9 device count; 1 = complete (final). */
     phaseValue: doublePrecision('phase_value'),
-    /** Phase claims handed out so far; only changed while the row is locked (phase-claims.ts). */
+    /** Phase claims handed out so far; only changed while the row is locked (updates/phase-claims.ts). */
     phaseClaimCount: integer('phase_claim_count').notNull().default(0),
     nextReleaseId: uuid('next_release_id'),
+    /** Health gate (rollouts/halt-rule.ts): null = off, else 0 < ratio <= 1 of failed reports that halts the release. */
+    haltFailureRatio: doublePrecision('halt_failure_ratio'),
+    /** Finished reports (installed, failed, rolled_back) needed before the gate may halt. */
+    haltMinReports: integer('halt_min_reports').notNull().default(5),
+    /** When the gate halted (disabled) the release; cleared when it is enabled again. */
+    haltedAt: timestamptz('halted_at'),
     insertedAt: insertedAt(),
     updatedAt: updatedAt(),
   },

@@ -10,14 +10,15 @@ import type { Database, Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound, validationError } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { resourceIdFromPrn } from '../http/prn';
-import { searchCondition, type SearchColumn, type SearchFields } from '../http/search';
-import { parseDateTime } from '../http/time';
+import { resourceIdFromPrn } from '../core/prn';
+import { searchCondition, type SearchColumn, type SearchFields } from '../search/search';
+import { parseDateTime } from '../core/time';
 import { removeFromChain, type LinkChange } from './chain';
 import { chainInvalid, loadChain, lockCohortChain, orderAfter, verifyChain, writeLinks, type ReleaseRow } from './chain-store';
 import { getBundle, getCohort } from './neighbours';
 import { placeRelease, type Placement } from './position';
 import { chainRuleProblem, phaseTypeOf, phaseValueFrozen, releaseFieldProblems } from './release-rules';
+import { haltSettingProblems } from '../rollouts/halt-rule';
 import { releases } from './schema';
 import { withPrevious, type ReleaseWithPrevious } from './wire';
 
@@ -38,6 +39,8 @@ export interface ReleaseFields {
   phase_value?: number | null;
   next_release_prn?: string | null;
   previous_release_prn?: string | null;
+  halt_failure_ratio?: number | null;
+  halt_min_reports?: number;
 }
 
 export interface NewRelease extends ReleaseFields {
@@ -95,7 +98,7 @@ async function findRelease(db: Executor, actor: Actor, prn: string): Promise<Rel
 
 /** The stored row a create or PATCH would produce, checked field by field (422). */
 function checkFields(row: ReleaseRow, input: ReleaseFields): void {
-  const problems = releaseFieldProblems(row);
+  const problems = [...releaseFieldProblems(row), ...haltSettingProblems(row)];
   if (input.phase_type !== undefined && input.phase_type !== null && input.phase_type !== phaseTypeOf(row.phaseValue)) {
     problems.push({ field: 'phase_type', reason: 'does_not_match_phase_value', expected: phaseTypeOf(row.phaseValue) });
   }
@@ -159,6 +162,9 @@ export async function createRelease(db: Database, actor: Actor, input: NewReleas
       phaseValue: input.phase_value !== undefined ? input.phase_value : phaseMode === 'numeric' ? 1 : null,
       phaseClaimCount: 0,
       nextReleaseId: null,
+      haltFailureRatio: input.halt_failure_ratio ?? null,
+      haltMinReports: input.halt_min_reports ?? 5,
+      haltedAt: null,
       insertedAt: '',
       updatedAt: '',
     };
@@ -212,6 +218,8 @@ function merged(current: ReleaseRow, bundleId: string, input: ReleaseFields): Re
     phaseMode: pick(input.phase_mode, current.phaseMode),
     phaseTags: pick(input.phase_tags, current.phaseTags),
     phaseValue: pick(input.phase_value, current.phaseValue),
+    haltFailureRatio: pick(input.halt_failure_ratio, current.haltFailureRatio),
+    haltMinReports: pick(input.halt_min_reports, current.haltMinReports),
   };
 }
 
@@ -255,8 +263,12 @@ export async function updateRelease(db: Database, actor: Actor, prn: string, inp
     const order = orderAfter(actor.organizationId, current.cohortId, chain, changes);
     checkChainRules(actor, order, rowsByIdWith(chain, next));
 
-    const { id, organizationId, cohortId, nextReleaseId, insertedAt, phaseClaimCount, ...fields } = next;
-    await tx.update(releases).set({ ...fields, updatedAt: sql`now()` }).where(eq(releases.id, id));
+    const { id, organizationId, cohortId, nextReleaseId, insertedAt, phaseClaimCount, disabled, haltedAt, ...fields } = next;
+    // `disabled` is written only when sent: the health gate may halt the release meanwhile
+    // (rollouts/halt.ts) without the cohort lock, and an unrelated PATCH must not undo that.
+    // Enabling clears `halted_at` (resuming a halted rollout).
+    const enabling = input.disabled === false ? { disabled: false, haltedAt: null } : input.disabled === true ? { disabled: true } : {};
+    await tx.update(releases).set({ ...fields, ...enabling, updatedAt: sql`now()` }).where(eq(releases.id, id));
     await writeLinks(tx, changes);
     return findIn(await verifyChain(tx, actor.organizationId, current.cohortId), id);
   });

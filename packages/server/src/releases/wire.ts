@@ -1,6 +1,6 @@
 /** A release as the admin API shows it. */
-import { resourcePrn } from '../http/prn';
-import { toRfc3339 } from '../http/time';
+import { resourcePrn } from '../core/prn';
+import { toRfc3339 } from '../core/time';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import type { ReleaseRow } from './chain-store';
 import { isScheduledInFuture, phaseTypeOf } from './release-rules';
@@ -27,6 +27,9 @@ export function releaseToWire(row: ReleaseWithPrevious, now = new Date()) {
     phase_type: phaseTypeOf(row.phaseValue),
     phase_value: row.phaseValue,
     phase_claim_count: row.phaseClaimCount,
+    halt_failure_ratio: row.haltFailureRatio,
+    halt_min_reports: row.haltMinReports,
+    halted_at: toRfc3339(row.haltedAt),
     next_release_prn: prn('release', row.nextReleaseId),
     previous_release_prn: prn('release', row.previousReleaseId),
     ...timestampsOf(row),

@@ -1,5 +1,6 @@
 /**
- * Ed25519 public keys as signing keys hold them (api-contract.md section 3): `value` is the
+ * Ed25519 public keys as signing keys hold them
+ * (site/docs/canopy-core/reference/binary-management/index.md, "Signing key"): `value` is the
  * standard base64 of the raw 32-byte key; a PEM SPKI is accepted on input and normalised to it.
  * `keyid` is the lowercase hex SHA-256 of the raw key, so one key has one id however it was sent.
  */

@@ -8,10 +8,11 @@ import http from 'node:http';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { siteSecurityHeaders } from '../http/security-headers';
 
 const gzipAsync = promisify(gzip);
 
-const TYPES: Record<string, string> = {
+export const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -29,13 +30,13 @@ const TYPES: Record<string, string> = {
 };
 
 // Text formats shrink three- to five-fold under gzip, which is most of a first visit's bytes.
-const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt', '.xml', '.map']);
+export const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.json', '.svg', '.txt', '.xml', '.map']);
 
 /**
  * Gzipped bodies, made once per file version: the build's files only change when the site is
  * rebuilt, and then their size or modification time changes with them.
  */
-function gzipCache(): (file: string) => Promise<Buffer> {
+export function gzipCache(): (file: string) => Promise<Buffer> {
   const cache = new Map<string, { version: string; body: Promise<Buffer> }>();
   return async (file) => {
     const stat = await fs.promises.stat(file);
@@ -50,7 +51,7 @@ function gzipCache(): (file: string) => Promise<Buffer> {
   };
 }
 
-const acceptsGzip = (request: http.IncomingMessage) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
+export const acceptsGzip = (request: http.IncomingMessage) => /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''));
 
 /** The file a URL path names inside root, or null; never a path outside root. */
 export function resolveSitePath(root: string, urlPath: string): string | null {
@@ -76,10 +77,13 @@ export function resolveSitePath(root: string, urlPath: string): string | null {
   return null;
 }
 
-export function createSiteServer(root: string): http.Server {
+export function createSiteServer(root: string, options: { analyticsEndpoint?: string | null } = {}): http.Server {
   const notFound = path.join(root, '404.html');
   const gzipped = gzipCache();
-  return http.createServer((request, response) => {
+  const securityHeaders = siteSecurityHeaders(options.analyticsEndpoint ?? null);
+  return http.createServer((request, response) => securityHeaders(request, response, () => serve(request, response)));
+
+  function serve(request: http.IncomingMessage, response: http.ServerResponse): void {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
       return;
@@ -110,5 +114,5 @@ export function createSiteServer(root: string): http.Server {
       },
       () => response.writeHead(500, { 'content-type': 'text/plain' }).end('could not read the file'),
     );
-  });
+  }
 }

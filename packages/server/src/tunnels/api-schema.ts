@@ -32,3 +32,20 @@ export const Tunnel = Type.Object(
   },
   { description: 'A remote-access tunnel. The server-side fields are null until the device configures it.' },
 );
+
+/** `GET /tunnels/{prn}` also says whether this server process carries tunnel traffic. */
+export const TunnelWithDataPlane = Type.Object(
+  {
+    ...Tunnel.properties,
+    server_data_plane: Type.Object(
+      {
+        status: Type.Union([Type.Literal('running'), Type.Literal('unavailable'), Type.Literal('disabled')], {
+          description: '`running`: this server runs open tunnels\' WireGuard interfaces and proxies. `unavailable`: it cannot (see reason); the tunnel opens and closes but carries no traffic. `disabled`: CANOPY_TUNNEL_DATA_PLANE=off.',
+        }),
+        reason: Nullable(Type.String({ description: 'Why not running: not_root, no_tun_device, missing_tools:..., or the setting.', examples: ['not_root'] })),
+      },
+      { description: "The answering server process's tunnel data plane." },
+    ),
+  },
+  { description: 'A remote-access tunnel, with the answering server process\'s data plane state.' },
+);

@@ -1,6 +1,6 @@
 /** The device API's tunnel calls (mutual TLS; the calling device is `deviceOf(request)`). */
 import { Type } from 'typebox';
-import { deviceOf } from '../device-routes';
+import { deviceOf } from '../http/device-request';
 import type { ContextRoutes } from '../http/app-types';
 import { invalidField } from '../http/errors';
 import { list, Nullable, Prn, PrnParams, STANDARD_ERRORS } from '../http/schemas';
@@ -19,7 +19,7 @@ const ConfigureFields = {
     examples: [['8000-8010']],
   }),
   device_proxy_port: PortNumber("The device's proxy port inside the tunnel."),
-  device_public_key: Type.String({ maxLength: 64, description: "The device's WireGuard public key: base64 of 32 bytes, as `wg pubkey` prints it." }),
+  device_public_key: Type.String({ maxLength: 64, description: "The device's WireGuard public key: base64 of 32 bytes, as `wg pubkey` prints it.", examples: ['jb1Q8/yd0DkRJvH95GkTJYYNGn2IsDsJzkrGJpXRzlQ='] }),
 };
 
 const CONFIGURE_DESCRIPTION =

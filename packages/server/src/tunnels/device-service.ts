@@ -6,13 +6,14 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { isUniqueViolation } from '../db/errors';
 import type { Database, Executor } from '../db/connection';
-import type { AuthenticatedDevice } from '../device-routes';
+import type { AuthenticatedDevice } from '../http/device-request';
 import { conflict, invalidField, notFound } from '../http/errors';
-import { listOwnedRows } from '../http/owned-rows';
-import { resourceIdFromPrn } from '../http/prn';
+import { listOwnedRows } from '../read-path/owned-rows';
+import { resourceIdFromPrn } from '../core/prn';
 import type { Platform } from '../platform';
 import { allocateServerSide } from './allocation';
 import { checkConfigureInput, type ConfigureInput } from './configure-input';
+import { bringUpConfiguredTunnel } from './data-plane/service';
 import { recordTunnelEvent } from './events';
 import { closeTunnel, lockTunnel, requireLive } from './lifecycle';
 import { tunnels } from './schema';
@@ -21,6 +22,8 @@ import { generateWireguardKeyPair } from './wireguard-keys';
 
 /** Attempts at opening when a unique index refuses an allocation (only if something bypassed the lock). */
 const OPEN_ATTEMPTS = 3;
+/** How long a configure answer waits for the server end; longer gains nothing over WireGuard's own 5 s retry. */
+const SERVER_END_WAIT_MS = 5000;
 
 function ownTunnel(device: AuthenticatedDevice, prn: unknown): SQL {
   const id = resourceIdFromPrn(prn, 'tunnel', device.organizationId);
@@ -51,10 +54,18 @@ export function listDeviceTunnels(db: Executor, device: AuthenticatedDevice, que
 /**
  * requested -> open. The server side is chosen here: a fresh X25519 key pair (the private key
  * sealed at rest), the two tunnel addresses from the device's blocks, the proxy port from its
- * ranges, and the tunnel endpoint from the settings and the port allocator.
+ * ranges, and the tunnel endpoint from the settings and the port allocator. Where this process
+ * runs the data plane, the server's WireGuard end and proxy are up before the answer goes out.
  */
 export async function configureDeviceTunnel(platform: Platform, device: AuthenticatedDevice, prn: string, input: ConfigureInput): Promise<TunnelRow> {
-  const offer = checkConfigureInput(input);
+  const opened = await openInTransaction(platform, device, prn, checkConfigureInput(input));
+  // The server end first, then the answer: the device's first handshake, sent as soon as its
+  // interface is up, then finds the server's peer instead of waiting out REKEY_TIMEOUT (5 s).
+  await bringUpConfiguredTunnel(platform, opened.id, SERVER_END_WAIT_MS);
+  return opened;
+}
+
+async function openInTransaction(platform: Platform, device: AuthenticatedDevice, prn: string, offer: ReturnType<typeof checkConfigureInput>): Promise<TunnelRow> {
   const { config, secrets } = platform;
   for (let attempt = 1; ; attempt++) {
     try {

@@ -8,7 +8,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { conflict } from '../http/errors';
-import { toRfc3339 } from '../http/time';
+import { toRfc3339 } from '../core/time';
 import { enqueueJob } from '../workers/queue';
 import { recordTunnelEvent, type TunnelEventSubtype } from './events';
 import { tunnels } from './schema';

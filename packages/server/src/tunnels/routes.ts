@@ -3,7 +3,8 @@ import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { list, Nullable, Prn, PrnParams, single, STANDARD_ERRORS } from '../http/schemas';
-import { CidrList, PortNumber, Tunnel } from './api-schema';
+import { CidrList, PortNumber, Tunnel, TunnelWithDataPlane } from './api-schema';
+import { dataPlaneState } from './data-plane/support';
 import { createTunnel, DEFAULT_TUNNEL_TTL, getTunnel, listTunnels, tunnelServerConfig, updateTunnel } from './service';
 import { tunnelToWire } from './wire';
 
@@ -45,8 +46,16 @@ export const tunnelRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/tunnels/:prn', {
-    schema: { tags: ['tunnels'], summary: 'Get a tunnel', description: 'One tunnel by its prn.', params: TunnelParams, response: { 200: single('tunnel', Tunnel), ...STANDARD_ERRORS } },
-    handler: async (request) => ({ tunnel: tunnelToWire(await getTunnel(db, actorOf(request), request.params.prn)) }),
+    schema: {
+      tags: ['tunnels'],
+      summary: 'Get a tunnel',
+      description: "One tunnel by its prn, with `server_data_plane`: whether this server process carries tunnels' traffic.",
+      params: TunnelParams,
+      response: { 200: single('tunnel', TunnelWithDataPlane), ...STANDARD_ERRORS },
+    },
+    handler: async (request) => ({
+      tunnel: { ...tunnelToWire(await getTunnel(db, actorOf(request), request.params.prn)), server_data_plane: dataPlaneState(platform.config.tunnelDataPlane) },
+    }),
   });
 
   app.patch('/tunnels/:prn', {
@@ -62,9 +71,10 @@ export const tunnelRoutes: ContextRoutes = (app, platform) => {
         ttl: Type.Optional(Ttl()),
         close_reason: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 256, description: 'Recorded with the close.' }))),
       }),
-      response: { 200: single('tunnel', Tunnel), ...STANDARD_ERRORS },
+      // `{"data": tunnel}`, as the public API answers this call (unlike GET, which wraps in `tunnel`).
+      response: { 200: Type.Object({ data: Tunnel }, { description: 'The tunnel.' }), ...STANDARD_ERRORS },
     },
-    handler: async (request) => ({ tunnel: tunnelToWire(await updateTunnel(db, actorOf(request), request.params.prn, request.body)) }),
+    handler: async (request) => ({ data: tunnelToWire(await updateTunnel(db, actorOf(request), request.params.prn, request.body)) }),
   });
 
   app.get('/tunnels/:prn/wireguard', {

@@ -1,6 +1,6 @@
 /** A tunnel as both APIs show it. The server's private key never appears here. */
-import { resourcePrn } from '../http/prn';
-import { toRfc3339 } from '../http/time';
+import { resourcePrn } from '../core/prn';
+import { toRfc3339 } from '../core/time';
 import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
 import type { tunnels } from './schema';
 

@@ -10,8 +10,8 @@ import { getDevice, type DeviceRow } from '../devices/service';
 import type { Actor } from '../http/actor';
 import { ApiError, invalidField, notFound } from '../http/errors';
 import { hashToken } from '../http/auth';
-import { parsePrn, resourcePrn } from '../http/prn';
-import { toRfc3339 } from '../http/time';
+import { parsePrn, resourcePrn } from '../core/prn';
+import { toRfc3339 } from '../core/time';
 import { devices } from '../devices/schema';
 import { webConsoleShells } from './schema';
 

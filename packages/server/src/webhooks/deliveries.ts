@@ -8,9 +8,9 @@ import { events } from '../events/schema';
 import type { Actor } from '../http/actor';
 import { invalidField, validationError } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../http/prn';
-import { searchCondition, type SearchFields } from '../http/search';
-import { parseDateTime, toRfc3339 } from '../http/time';
+import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import { searchCondition, type SearchFields } from '../search/search';
+import { parseDateTime, toRfc3339 } from '../core/time';
 import { webhookAttempts, webhookDeliveries } from './schema';
 import { getWebhook, requireEnabled } from './service';
 

@@ -9,9 +9,9 @@ import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
 import { events } from '../events/schema';
 import { recordEvent } from '../events/service';
-import { resourcePrn } from '../http/prn';
-import { prepared } from '../http/prepared-queries';
-import { toRfc3339 } from '../http/time';
+import { resourcePrn } from '../core/prn';
+import { prepared } from '../read-path/prepared-queries';
+import { toRfc3339 } from '../core/time';
 import { nextAttemptAt, type RetryPolicy } from './backoff';
 import { failureKind, type AttemptResult } from './outbound';
 import { webhookAttempts, webhookDeliveries, webhooks, type DeliveryState } from './schema';
@@ -25,7 +25,7 @@ export interface ClaimedDelivery {
 const deliveryColumns = getTableColumns(webhookDeliveries);
 
 /**
- * Up to `limit` due deliveries of enabled webhooks, leased to `leaseToken`, with their webhook and
+ * Up to `limit` due deliveries of enabled webhooks (and test fires of disabled ones), leased to `leaseToken`, with their webhook and
  * event: one statement, so a claim costs one round trip however many rows it takes, prepared
  * once per executor (no query building per claim; PostgreSQL parses it once per connection).
  */
@@ -40,7 +40,9 @@ function claimStatement(db: Database) {
   const due = db.$with('due', {}).as(sql`
     select c.id from ${webhookDeliveries} c
     where c.state = 'pending' and c.next_attempt_at <= now() and (c.locked_until is null or c.locked_until < now())
-      and exists (select 1 from ${webhooks} w where w.id = c.webhook_id and w.state = 'enabled')
+      and exists (select 1 from ${webhooks} w where w.id = c.webhook_id and (w.state = 'enabled'
+        -- A test fire reaches a disabled webhook too: it is how an operator checks a url before enabling it.
+        or exists (select 1 from ${events} e where e.id = c.event_id and e.type = 'webhook' and e.subtype = 'test_fire')))
     order by c.next_attempt_at
     limit ${sql.placeholder('limit')}::int
     for update of c skip locked`);

@@ -12,9 +12,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Platform } from '../platform';
-import type { BackgroundService } from '../workers/handlers';
+import type { BackgroundService } from '../workers/background-service';
 import { eventEnvelope } from '../events/service';
-import { toRfc3339 } from '../http/time';
+import { toRfc3339 } from '../core/time';
 import type { RetryPolicy } from './backoff';
 import { claimDeliveries, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from './delivery-queue';
 import { createOutcomeBatches } from './outcome-batches';

@@ -9,7 +9,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { onEventRecorded, type EventRow, type PendingEvent } from '../events/service';
-import { resourceIdFromPrn } from '../http/prn';
+import { resourceIdFromPrn } from '../core/prn';
 import { webhookDeliveries, webhooks } from './schema';
 
 export function eventName(event: Pick<EventRow, 'type' | 'subtype'>): string {

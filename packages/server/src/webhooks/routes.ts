@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { eventToWire } from '../events/service';
+import { optionalBody } from '../http/empty-body';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
@@ -7,7 +7,7 @@ import { Description, list, NoContent, Nullable, Prn, PrnParams, ResourceFields,
 import { attemptToWire, listAttempts, MAX_REDELIVERIES, redeliver } from './deliveries';
 import { WEBHOOK_EVENTS } from './schema';
 import { MAX_SECRET_TTL_SECONDS } from './secrets';
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, rollSecret, testFire, updateWebhook, webhookToWire } from './service';
+import { createWebhook, deleteWebhook, eventToWire, getWebhook, listWebhooks, rollSecret, testFire, updateWebhook, webhookToWire } from './service';
 
 // Webhooks are configured by admins only (issue 2): a webhook sees every event of the organization.
 const ADMIN = { role: 'admin' as const };
@@ -129,16 +129,18 @@ export const webhookRoutes: ContextRoutes = (app, platform) => {
 
   app.post('/webhooks/:prn/roll_secret', {
     config: ADMIN,
+    ...optionalBody,
     schema: {
       tags: TAGS,
       summary: "Roll a webhook's secret",
       description: `A new secret signs from now on. For \`webhook_ttl\` seconds (0 to ${MAX_SECRET_TTL_SECONDS}, default 0) the old one signs too: both signatures are sent, comma-separated, new first.`,
       params: WebhookParams,
-      body: Type.Optional(Type.Object({ webhook_ttl: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SECRET_TTL_SECONDS, default: 0 })) })),
+      // No body, an empty one, or `{}`: ttl 0 (the public API's clients send nothing).
+      body: Type.Object({ webhook_ttl: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_SECRET_TTL_SECONDS, default: 0 })) }),
       response: { 200: single('webhook', WebhookWithSecret), ...STANDARD_ERRORS },
     },
     handler: async (request) => {
-      const { row, secret } = await rollSecret(platform, actorOf(request), request.params.prn, request.body?.webhook_ttl ?? 0);
+      const { row, secret } = await rollSecret(platform, actorOf(request), request.params.prn, request.body.webhook_ttl ?? 0);
       return { webhook: { ...webhookToWire(row), secret } };
     },
   });
@@ -148,7 +150,7 @@ export const webhookRoutes: ContextRoutes = (app, platform) => {
     schema: {
       tags: TAGS,
       summary: 'Send a test event',
-      description: 'Records a `webhook.test_fire` event and delivers it to this webhook like any other event. A disabled webhook answers 409 `webhook_disabled`.',
+      description: 'Records a `webhook.test_fire` event and delivers it to this webhook like any other event, whether the webhook is enabled or disabled (so a url can be checked before enabling it).',
       params: WebhookParams,
       response: { 200: single('event', Event), ...STANDARD_ERRORS },
     },

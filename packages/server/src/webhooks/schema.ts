@@ -3,7 +3,7 @@ import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core'
 import { id, insertedAt, organizationId, timestamptz, updatedAt } from '../db/columns';
 import { events } from '../events/schema';
 
-export const WEBHOOK_EVENTS = ['device.release_changed', 'webhook.test_fire'] as const;
+export const WEBHOOK_EVENTS = ['device.release_changed', 'release.halted', 'web_console_shell.opened', 'web_console_shell.closed', 'webhook.test_fire'] as const;
 export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 export type WebhookState = 'enabled' | 'disabled';
 

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { SecretBox } from '../crypto/secret-box';
-import { toRfc3339 } from '../http/time';
+import { toRfc3339 } from '../core/time';
 import type { webhooks } from './schema';
 
 export const MAX_SECRET_TTL_SECONDS = 30 * 24 * 3600;

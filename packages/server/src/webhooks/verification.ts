@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { invalidField } from '../http/errors';
-import { resourcePrn } from '../http/prn';
-import { toRfc3339 } from '../http/time';
+import { resourcePrn } from '../core/prn';
+import { toRfc3339 } from '../core/time';
 import type { Platform } from '../platform';
 import { failureKind } from './outbound';
 import { senderFor } from './sender';

@@ -6,14 +6,13 @@ import { hashBinaryJob } from '../binaries/hashing-job';
 import { purgeBlobsJob } from '../binaries/purge-job';
 import type { Platform } from '../platform';
 import { createDeliveryService } from '../webhooks/delivery-worker';
+import { createTunnelDataPlane } from '../tunnels/data-plane/service';
 import { tunnelExpiryJob } from '../tunnels/expiry';
+import { firmwareExpiryJob } from '../legacy/firmware-expiry';
+import { firmwareUploadSweepJob } from '../legacy/firmware-upload-sweep';
+import type { BackgroundService } from './background-service';
 import type { JobHandler } from './runner';
 
-export const JOB_HANDLERS: JobHandler[] = [hashBinaryJob, purgeBlobsJob, tunnelExpiryJob];
+export const JOB_HANDLERS: JobHandler[] = [hashBinaryJob, purgeBlobsJob, tunnelExpiryJob, firmwareExpiryJob, firmwareUploadSweepJob];
 
-export interface BackgroundService {
-  start(): void;
-  stop(): Promise<void>;
-}
-
-export const BACKGROUND_SERVICES: ((platform: Platform) => BackgroundService)[] = [createDeliveryService];
+export const BACKGROUND_SERVICES: ((platform: Platform) => BackgroundService)[] = [createDeliveryService, createTunnelDataPlane];

@@ -132,9 +132,12 @@ describe('users', () => {
     expect(taken.body.errors[0].context).toMatchObject({ field: 'username', reason: 'taken' });
   });
 
-  it('answers /users/me for a plain API key with its organization and role', async () => {
+  it('answers /users/me with the admin user for the first key, and the organization and role for a plain key', async () => {
     const me = await t.api('GET', '/users/me');
-    expect(me.body.data).toMatchObject({ prn: null, role: 'admin', organization_prn: `prn:1:${t.organizationId}` });
+    // The first key printed at start belongs to the admin user created with it.
+    expect(me.body.data).toMatchObject({ prn: expect.stringMatching(/^prn:1:user:/), email: 'admin@localhost', username: 'admin', role: 'admin', organization_prn: `prn:1:${t.organizationId}` });
+    const plain = await t.keyWithRole('read');
+    expect((await t.api('GET', '/users/me', undefined, { key: plain })).body.data).toMatchObject({ prn: null, email: null, username: null, role: 'read' });
   });
 });
 

@@ -54,4 +54,13 @@ describe('settings', () => {
     expect(() => loadConfig({ CANOPY_ADMIN_PORT: 'http' })).toThrow(/CANOPY_ADMIN_PORT/);
     expect(() => loadConfig({ CANOPY_SECRET_KEY: 'short' })).toThrow(/CANOPY_SECRET_KEY/);
   });
+
+  it('reads handshake shedding, and refuses values out of range', () => {
+    expect(loadConfig({})).toMatchObject({ deviceHandshakeConcurrency: 64, deviceHandshakeMaxLoopDelayMs: 50 });
+    expect(loadConfig({ CANOPY_DEVICE_HANDSHAKE_CONCURRENCY: '256', CANOPY_DEVICE_HANDSHAKE_MAX_LOOP_DELAY_MS: '200' })).toMatchObject({ deviceHandshakeConcurrency: 256, deviceHandshakeMaxLoopDelayMs: 200 });
+    expect(() => loadConfig({ CANOPY_DEVICE_HANDSHAKE_CONCURRENCY: '0' })).toThrow(/CANOPY_DEVICE_HANDSHAKE_CONCURRENCY/);
+    expect(() => loadConfig({ CANOPY_DEVICE_HANDSHAKE_CONCURRENCY: 'many' })).toThrow(/CANOPY_DEVICE_HANDSHAKE_CONCURRENCY/);
+    // Under 10 ms the 10 ms timer that measures it would shed on its own jitter.
+    expect(() => loadConfig({ CANOPY_DEVICE_HANDSHAKE_MAX_LOOP_DELAY_MS: '5' })).toThrow(/CANOPY_DEVICE_HANDSHAKE_MAX_LOOP_DELAY_MS must be an integer from 10 to 60000/);
+  });
 });

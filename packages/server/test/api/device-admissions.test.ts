@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectedEvent } from '../../src/device-api/auth-events';
+import { connectedEvent, type ConnectionFacts } from '../../src/device-api/auth-events';
 import { admitDevice, type Admission } from '../../src/device-api/admissions';
 import { makeLeafCertificate, makeRootCa, type TestCertificate } from '../support/certificates';
 import { deviceRequest } from '../support/device-client';
@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../support/server';
 import { expectPlannedOnce } from '../support/statement-plans';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { webhookDeliveries } from '../../src/webhooks/schema';
-import { writeCheck } from '../../src/releases/check-writes';
+import { writeCheck } from '../../src/updates/check-writes';
 import type { NewEvent } from '../../src/events/service';
 
 let t: TestServer;
@@ -45,9 +45,13 @@ async function device(identifier: string, register = true) {
   return { prn: created.prn as string, id: idOf(created.prn), fingerprint: fingerprintOf(certificate), certificate };
 }
 
+function factsOf(fingerprint: string): ConnectionFacts {
+  return { ip: '127.0.0.1', route: '/me', headers: {}, certificate: { authority_key_identifier: null, common_name: null, fingerprint }, ca_certificate: null };
+}
+
 function newConnection(d: { id: string; fingerprint: string }, overrides: Partial<Admission> = {}): Admission {
-  const identity = { id: d.id, organizationId: t.organizationId };
-  return { deviceId: d.id, organizationId: t.organizationId, fingerprint: d.fingerprint, caId, touch: true, event: connectedEvent(identity, d.fingerprint, '127.0.0.1', {}), ...overrides };
+  const identity = { id: d.id, organizationId: t.organizationId, identifier: d.id, cohortId: null };
+  return { deviceId: d.id, organizationId: t.organizationId, fingerprint: d.fingerprint, caId, touch: true, event: connectedEvent(identity, factsOf(d.fingerprint)), ...overrides };
 }
 
 describe('admitDevice', () => {
@@ -180,7 +184,7 @@ describe('a new connection\'s guard (a reconnecting device\'s first check)', () 
     const checked: NewEvent = { organizationId: t.organizationId, type: 'device', subtype: 'checked_for_release', actorPrn: d.prn, resourcePrn: d.prn, data: { device: d.prn } };
     const write = (caOfGuard: string) => ({
       deviceId: d.id,
-      connection: { event: connectedEvent({ id: d.id, organizationId: t.organizationId }, d.fingerprint, '127.0.0.1', {}), touch: false },
+      connection: { event: connectedEvent({ id: d.id, organizationId: t.organizationId, identifier: d.id, cohortId: null }, factsOf(d.fingerprint)), touch: false },
       events: [checked],
       deviceUpdate: null,
       claim: null,

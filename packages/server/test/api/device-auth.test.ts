@@ -200,12 +200,12 @@ describe('device authentication', () => {
       const connected = await deviceEvents(t.api, 'connected', device.prn);
       expect(connected).toHaveLength(1);
       expect(connected[0].data.data).toMatchObject({
-        device_prn: device.prn,
-        certificate_fingerprint: storedFingerprint(certificate),
+        device: { prn: device.prn },
+        certificate: { fingerprint: storedFingerprint(certificate) },
         headers: { 'canopy-release-version': '1.2.3', 'x-canopy-uuid': 'abc-123', 'x-canopy-platform': 'rpi4' },
       });
       expect(connected[0].data.data.headers).not.toHaveProperty('x-ignored');
-      expect(connected[0].data.data.ip).toMatch(/127\.0\.0\.1/);
+      expect(connected[0].data.data.ip_address).toMatch(/127\.0\.0\.1/);
       const firstSeen = (await t.api('GET', `/devices/${device.prn}`)).body.device.last_connected_at;
       expect(firstSeen).not.toBeNull();
       // A new connection a moment later: a new event, but last_connected_at is not rewritten within a minute.

@@ -1,11 +1,11 @@
 /**
- * GET /devices/{prn} looks devices up by id in one query per event-loop turn (http/turn-batch.ts).
+ * GET /devices/{prn} looks devices up by id in one query per event-loop turn (read-path/turn-batch.ts).
  * Lookups that share a query must still each see only their own organization's device, a
  * missing one must stay 404 beside found ones, and nothing may be remembered between turns.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_JSON } from '../../src/devices/routes';
-import { findOwnedJson } from '../../src/http/owned-json';
+import { findOwnedJson } from '../../src/read-path/owned-json';
 import { startTestServer, type Api, type TestServer } from '../support/server';
 
 let t: TestServer;

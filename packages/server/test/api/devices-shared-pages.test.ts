@@ -1,12 +1,12 @@
 /**
  * GET /devices without search: requests of the same page in one event-loop turn share one query
- * and its answer (http/owned-json.ts). Pages of another organization, order, cursor or size must
+ * and its answer (read-path/owned-json.ts). Pages of another organization, order, cursor or size must
  * stay their own, and every turn reads the rows again: a page read the same as last time may be
  * answered with last time's answer, never a changed one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_JSON } from '../../src/devices/routes';
-import { listOwnedJson } from '../../src/http/owned-json';
+import { listOwnedJson } from '../../src/read-path/owned-json';
 import { startTestServer, type Api, type TestServer } from '../support/server';
 
 let t: TestServer;

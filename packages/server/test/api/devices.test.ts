@@ -76,7 +76,7 @@ describe('devices', () => {
   it('records device.updated with the changed fields in GET /events, and nothing for a no-op PATCH', async () => {
     const device = await newDevice({ tags: ['a'] });
     const patched = (await t.api('PATCH', `/devices/${device.prn}`, { quarantined: true, tags: ['a', 'b'], description: device.description })).body.device;
-    const events = await t.api('GET', `/events?resource_prn=${encodeURIComponent(device.prn)}`);
+    const events = await t.api('GET', `/events?type=device&resource_prn=${encodeURIComponent(device.prn)}`);
     expect(events.status).toBe(200);
     expect(events.body.events).toHaveLength(1);
     expect(events.body.events[0]).toMatchObject({
@@ -91,7 +91,7 @@ describe('devices', () => {
 
     const same = await t.api('PATCH', `/devices/${device.prn}`, { quarantined: true });
     expect(same.body.device.updated_at).toBe(patched.updated_at);
-    expect((await t.api('GET', `/events?resource_prn=${encodeURIComponent(device.prn)}`)).body.events).toHaveLength(1);
+    expect((await t.api('GET', `/events?type=device&resource_prn=${encodeURIComponent(device.prn)}`)).body.events).toHaveLength(1);
   });
 
   it('validates every field, naming it and writing nothing', async () => {

@@ -4,7 +4,7 @@
  * (the second started in-process by startServer with the same DATABASE_URL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countClaims } from '../../src/releases/phase-claims';
+import { countClaims } from '../../src/updates/phase-claims';
 import { startServer, type RunningServer } from '../../src/server';
 import { createFleet, type Fleet } from '../support/fleet';
 import { expectValidChain } from '../support/release-chain';

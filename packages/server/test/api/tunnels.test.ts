@@ -73,7 +73,9 @@ describe('tunnels: the whole flow', () => {
     expect(refused.body.errors[0].code).toBe('tunnel_ports_exhausted');
     const closed = await t.api('PATCH', `/tunnels/${opened[0].prn}`, { state: 'closed', prn: opened[0].prn });
     expect(closed.status).toBe(200);
-    expect(closed.body.tunnel).toMatchObject({ state: 'closed', close_reason: 'closed_by_user' });
+    // The public API's shape: `{"data": tunnel}`, no `tunnel` wrapper.
+    expect(Object.keys(closed.body)).toEqual(['data']);
+    expect(closed.body.data).toMatchObject({ prn: opened[0].prn, state: 'closed', close_reason: 'closed_by_user' });
     const retried = await a.api('POST', '/tunnels/configure', { tunnel_prn: seventh.prn, ...configureBody(deviceKeys().publicKey) });
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
     expect(retried.body.data.server_tunnel_port).toBe(opened[0].server_tunnel_port);
@@ -186,7 +188,7 @@ describe('tunnels: bad input and wrong states', () => {
 
     const extended = await t.api('PATCH', `/tunnels/${tunnel.prn}`, { ttl: 3600 });
     expect(extended.status).toBe(200);
-    expect(Date.parse(extended.body.tunnel.expires_at)).toBeGreaterThan(Date.parse(tunnel.expires_at));
+    expect(Date.parse(extended.body.data.expires_at)).toBeGreaterThan(Date.parse(tunnel.expires_at));
     await t.api('PATCH', `/tunnels/${tunnel.prn}`, { state: 'closed' });
     const again = await t.api('PATCH', `/tunnels/${tunnel.prn}`, { state: 'closed' });
     expect(again.status).toBe(200);
@@ -280,7 +282,7 @@ describe('tunnels: expiry', () => {
     // Its original second passed long ago; the extension holds it open until the new expires_at.
     expect(Date.now()).toBeGreaterThan(Date.parse(moved.expires_at) + 1000);
     expect((await t.api('GET', `/tunnels/${moved.prn}`)).body.tunnel.state).toBe('requested');
-    const movedExpired = await closedWithin(moved.prn, untilPast(extended.body.tunnel.expires_at) + 3000);
+    const movedExpired = await closedWithin(moved.prn, untilPast(extended.body.data.expires_at) + 3000);
     expect(movedExpired).toMatchObject({ state: 'closed', close_reason: 'expired' });
     expect((await device.api('GET', '/tunnels')).body.tunnels).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * How an update check's group statement commits (releases/check-writes.ts): a group that only
+ * How an update check's group statement commits (updates/check-writes.ts): a group that only
  * records events commits without waiting for its WAL flush; one that changes state (the reported
  * state, last_connected_at, a claim), and any write inside a caller's transaction, waits for it.
  *
@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Database } from '../../src/db/connection';
 import type { NewEvent } from '../../src/events/service';
-import { writeCheck, type CheckWrite } from '../../src/releases/check-writes';
+import { writeCheck, type CheckWrite } from '../../src/updates/check-writes';
 import { createDevice, createProduct } from '../support/device-fleet';
 import { startTestServer, type TestServer } from '../support/server';
 

@@ -1,4 +1,4 @@
-// The outbox rows an update check writes in its grouped statement (releases/check-writes.ts,
+// The outbox rows an update check writes in its grouped statement (updates/check-writes.ts,
 // webhooks/outbox.ts outboxFromRelation): one delivery per event for each enabled webhook
 // subscribed to it, none for a disabled or unsubscribed one, none for a check whose claim was
 // refused. The webhooks point at a local receiver; the delivery rows stay whatever their state.

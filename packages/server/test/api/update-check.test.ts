@@ -28,7 +28,11 @@ describe('POST /devices/{prn}/update', () => {
     expect(res.body).toMatchObject({ status: 'update', source_type: 'release', source_prn: r2.prn, bundle_prn: b2.prn });
     expect(res.body.manifest).toHaveLength(1);
     const [entry] = res.body.manifest;
-    expect(entry).toMatchObject({ binary_prn: b2.binaryPrn, hash: b2.hash, size: b2.size, target: FLEET_TARGET });
+    // The public API's flat entry: artifact_prn, the version as a string, metadata always an object.
+    expect(Object.keys(entry).sort()).toEqual(['artifact_prn', 'artifact_version', 'binary_prn', 'custom_metadata', 'hash', 'signatures', 'size', 'target', 'url']);
+    expect(entry).toMatchObject({ binary_prn: b2.binaryPrn, hash: b2.hash, size: b2.size, target: FLEET_TARGET, custom_metadata: {} });
+    expect(entry.artifact_prn).toMatch(new RegExp(`^prn:1:${t.organizationId}:artifact:`));
+    expect(typeof entry.artifact_version).toBe('string');
     // Real signatures with the key's PEM, and a download URL that serves the uploaded bytes.
     expect(entry.signatures).toEqual([{ signature: expect.stringMatching(/^[0-9a-f]{128}$/), signing_key_prn: b2.signingKeyPrn, public_value: expect.stringContaining('-----BEGIN PUBLIC KEY-----') }]);
     const download = await fetch(entry.url);
@@ -82,7 +86,7 @@ describe('POST /devices/{prn}/update', () => {
   it('records checked_for_release every time, and release_changed when write changes the reported release', async () => {
     const cohort = await fleet.cohort();
     const b1 = await fleet.bundle();
-    const r1 = await release(cohort.prn, b1.prn);
+    const r1 = await release(cohort.prn, b1.prn, { version: '1.0.0' });
     const device = await fleet.device({ cohortId: cohort.id });
     await check(device.prn, { release_prn: r1.prn });
     await check(device.prn, { release_prn: r1.prn, write: true });
@@ -90,9 +94,33 @@ describe('POST /devices/{prn}/update', () => {
     expect(await events(device.prn, 'checked_for_release')).toHaveLength(3);
     const changed = await events(device.prn, 'release_changed');
     expect(changed).toHaveLength(1);
-    expect(changed[0].data).toEqual({ type: 'release_changed', data: { device: device.prn, from_release: null, to_release: r1.prn, from_bundle: null, to_bundle: null } });
     const got = await t.api('GET', `/devices/${device.prn}`);
     expect(got.body.device.reported_release_prn).toBe(r1.prn);
+    // The public API's shapes: the device object with its cohort, releases and bundles as objects.
+    const cohortName = (await t.api('GET', `/cohorts/${cohort.prn}`)).body.cohort.name;
+    const deviceObject = { prn: device.prn, identifier: got.body.device.identifier, cohort: { cohort_prn: cohort.prn, cohort_name: cohortName } };
+    expect(changed[0].data).toEqual({
+      type: 'release_changed',
+      data: { device: deviceObject, from_release: null, to_release: { prn: r1.prn, version: r1.version, known: true }, from_bundle: null, to_bundle: null },
+    });
+    const [checked] = await events(device.prn, 'checked_for_release');
+    expect(checked.data.data).toMatchObject({ device: deviceObject, status: 'no_update', release: null, bundle: null });
+
+    // A move to an unknown release and a bundle: known says what Canopy has.
+    const b2 = await fleet.bundle({ name: 'named-bundle' });
+    const unknown = `prn:1:${t.organizationId}:release:00000000-0000-4000-8000-000000000000`;
+    await check(device.prn, { release_prn: unknown, bundle_prn: b2.prn, write: true });
+    const [moved] = await events(device.prn, 'release_changed');
+    expect(moved.data.data).toEqual({
+      device: deviceObject,
+      from_release: { prn: r1.prn, version: r1.version },
+      to_release: { prn: unknown, version: null, known: false },
+      from_bundle: null,
+      to_bundle: { prn: b2.prn, known: true },
+    });
+    const [offered] = await events(device.prn, 'checked_for_release');
+    expect(offered.data.data.release).toEqual({ prn: r1.prn, version: r1.version });
+    expect(offered.data.data.bundle).toEqual({ prn: b1.prn, name: expect.any(String) });
   });
 
   it('needs one of release_prn, bundle_prn, release_version (422), a current key (403) and write role; 404 across organizations', async () => {
@@ -231,6 +259,30 @@ describe('bundle overrides', () => {
     expect((await t.api('GET', `/bundle_overrides/${override.prn}`)).status).toBe(404);
     const other = await t.createOrganization();
     expect((await other.api('POST', '/bundle_overrides', { name: 'x', bundle_prn: bundle.prn, ...window(0, 10) })).status).toBe(422);
+  });
+
+  it('ends_at is optional (the public API\'s shape): absent or null, the override never ends', async () => {
+    const cohort = await fleet.cohort();
+    const [b1, b2] = [await fleet.bundle(), await fleet.bundle()];
+    const r1 = await release(cohort.prn, b1.prn);
+    const created = await t.api('POST', '/bundle_overrides', { name: 'forever', bundle_prn: b2.prn, starts_at: new Date(Date.now() - 60_000).toISOString() });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const open = created.body.bundle_override;
+    expect(open.ends_at).toBeNull();
+    const device = await fleet.device({ cohortId: cohort.id });
+    expect((await t.api('POST', `/bundle_overrides/${open.prn}/devices`, { device_prn: device.prn })).status).toBe(201);
+    expect((await check(device.prn, { release_prn: r1.prn })).body).toMatchObject({ status: 'update', source_type: 'bundle_override', source_prn: open.prn });
+    // An open window overlaps every later one of the same device.
+    const later = (await t.api('POST', '/bundle_overrides', { name: 'later', bundle_prn: b1.prn, ...window(60 * 24 * 365, 60 * 24 * 366) })).body.bundle_override;
+    expect((await t.api('POST', `/bundle_overrides/${later.prn}/devices`, { device_prn: device.prn })).body.errors[0].code).toBe('bundle_override_overlap');
+    // PATCH may set an end, and take it away again with null.
+    const ends = new Date(Date.now() + 60_000).toISOString();
+    expect((await t.api('PATCH', `/bundle_overrides/${open.prn}`, { ends_at: ends })).body.bundle_override.ends_at).not.toBeNull();
+    expect((await t.api('POST', `/bundle_overrides/${later.prn}/devices`, { device_prn: device.prn })).status).toBe(201);
+    expect((await t.api('PATCH', `/bundle_overrides/${open.prn}`, { ends_at: null })).status).toBe(409);
+    const explicitNull = await t.api('POST', '/bundle_overrides', { name: 'null end', bundle_prn: b2.prn, starts_at: new Date().toISOString(), ends_at: null });
+    expect(explicitNull.body.bundle_override.ends_at).toBeNull();
+    expect((await t.api('GET', `/bundle_overrides/${explicitNull.body.bundle_override.prn}`)).body.bundle_override.ends_at).toBeNull();
   });
 
   it('refuses overlapping windows for one device (409), allows windows that only touch', async () => {

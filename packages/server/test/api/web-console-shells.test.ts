@@ -15,7 +15,9 @@ describe('web console shells', () => {
     const device = await createTestDevice(t, 'console-device');
     const created = await t.api('POST', '/web-console-shells', { device_prn: device });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const shell = created.body.web_console_shell;
+    // The public API's shape: url and expires_at at the top level, no wrapper.
+    const shell = created.body;
+    expect(shell.web_console_shell).toBeUndefined();
     expect(shell).toMatchObject({ device_prn: device, url: expect.stringMatching(/^http.*\/web-console\/shells\/[A-Za-z0-9_-]{43}$/) });
     expect(Date.parse(shell.expires_at) - Date.now()).toBeGreaterThan(3500_000);
 
@@ -34,13 +36,13 @@ describe('web console shells', () => {
     const byIdentifier = await t.api('POST', '/web-console-shells', { device_identifier: 'console-by-identifier', organization_prn: `prn:1:${t.organizationId}`, ttl: 1 });
     expect(byIdentifier.status, JSON.stringify(byIdentifier.body)).toBe(201);
     await sleep(1200);
-    const expired = await open(byIdentifier.body.web_console_shell.url);
+    const expired = await open(byIdentifier.body.url);
     expect(expired.status).toBe(410);
     expect(((await expired.json()) as any).errors[0].code).toBe('web_console_shell_expired');
 
     const zero = await t.api('POST', '/web-console-shells', { device_identifier: 'console-by-identifier', organization_prn: `prn:1:${t.organizationId}`, ttl: 0 });
     expect(zero.status).toBe(201);
-    expect((await open(zero.body.web_console_shell.url)).status).toBe(410);
+    expect((await open(zero.body.url)).status).toBe(410);
   });
 
   it('refuses a missing or foreign device and a ttl out of range', async () => {

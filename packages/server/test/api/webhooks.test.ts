@@ -234,7 +234,14 @@ describe('webhook delivery', () => {
     expect(requestsTo(other.url).filter((r) => r.body?.data?.type === 'release_changed')).toEqual([]);
     expect(requestsTo(disabled.url)).toEqual([]);
     expect(requestsTo(subscribed.url).find((r) => r.body?.data?.data?.n === 'committed')!.body.prn).toBe(`prn:1:${t.organizationId}:event:${event.id}`);
-    expect((await t.api('POST', `/webhooks/${disabled.prn}/test_fire`)).status).toBe(409);
+    // A test fire reaches a disabled webhook (the public API's way to check a url before enabling
+    // it), and only that one event does.
+    const fired = await t.api('POST', `/webhooks/${disabled.prn}/test_fire`);
+    expect(fired.status).toBe(200);
+    await waitFor(() => requestsTo(disabled.url).some((r) => r.body?.prn === fired.body.event.prn), 'the test fire of a disabled webhook');
+    expect(signedBy(disabled.secret, requestsTo(disabled.url)[0])).toBe(true);
+    expect(requestsTo(disabled.url).map((r) => r.body?.data?.type)).toEqual(['test_fire']);
+    expect((await t.api('GET', `/webhooks/${disabled.prn}`)).body.webhook.state).toBe('disabled');
   });
 
   it('retries failures with backoff, logging every attempt', async () => {
@@ -283,6 +290,15 @@ describe('webhook delivery', () => {
     expect(verifyWebhook(newSecret, both.headers['canopy-published-at'] as string, both.rawBody, newer, 60)).toBe(true);
     expect(verifyWebhook(hook.secret, both.headers['canopy-published-at'] as string, both.rawBody, older, 60)).toBe(true);
 
+    // The public API's clients roll with no body, or an empty JSON one: ttl 0.
+    const bare = await t.api('POST', `/webhooks/${hook.prn}/roll_secret`);
+    expect(bare.status, JSON.stringify(bare.body)).toBe(200);
+    expect(bare.body.webhook.secret).toMatch(/^[0-9A-F]{32}$/);
+    const empty = await t.api('POST', `/webhooks/${hook.prn}/roll_secret`, undefined, { raw: '', headers: { 'content-type': 'application/json' } });
+    expect(empty.status, JSON.stringify(empty.body)).toBe(200);
+    expect(empty.body.webhook.secret).not.toBe(bare.body.webhook.secret);
+    const broken = await t.api('POST', `/webhooks/${hook.prn}/roll_secret`, undefined, { raw: '{', headers: { 'content-type': 'application/json' } });
+    expect(broken.status).toBe(400);
     const again = await t.api('POST', `/webhooks/${hook.prn}/roll_secret`, {});
     const latest = again.body.webhook.secret;
     const second = (await t.api('POST', `/webhooks/${hook.prn}/test_fire`)).body.event;

@@ -17,6 +17,8 @@ export interface DeviceRequestOptions {
   method?: string;
   /** A keep-alive agent (see deviceAgent) to send several requests over one connection. */
   agent?: https.Agent;
+  /** Sent as JSON. */
+  body?: unknown;
 }
 
 export interface DeviceTarget {
@@ -32,12 +34,14 @@ export function deviceAgent(target: DeviceTarget, credentials?: DeviceCredential
 export function deviceRequest<T = any>(target: DeviceTarget, path: string, options: DeviceRequestOptions = {}): Promise<ApiResponse<T> & { socketPort: number | undefined }> {
   const url = new URL(path, target.deviceUrl);
   const credentials = options.credentials;
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const headers = payload === undefined ? options.headers : { ...options.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) };
   return new Promise((resolve, reject) => {
     const request = https.request(
       url,
       {
-        method: options.method ?? 'GET',
-        headers: options.headers,
+        method: options.method ?? (payload === undefined ? 'GET' : 'POST'),
+        headers,
         ca: target.deviceServerCaPem,
         ...(options.agent ? { agent: options.agent } : { agent: false, cert: credentials?.certPem, key: credentials?.keyPem }),
       },
@@ -60,6 +64,6 @@ export function deviceRequest<T = any>(target: DeviceTarget, path: string, optio
       },
     );
     request.on('error', reject);
-    request.end();
+    request.end(payload);
   });
 }

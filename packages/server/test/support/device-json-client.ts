@@ -19,7 +19,7 @@ export function deviceApi(target: DeviceTarget, credentials: DeviceCredentials |
   return (method, path, body, options = {}) => {
     const url = new URL(path, target.deviceUrl);
     const headers: Record<string, string> = { ...options.headers };
-    let payload: string | undefined = options.raw;
+    let payload: string | Uint8Array | undefined = options.raw;
     if (body !== undefined) {
       payload = JSON.stringify(body);
       headers['content-type'] ??= 'application/json';

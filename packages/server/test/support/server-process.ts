@@ -7,6 +7,8 @@ import { once } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
+import type { Api } from './server';
 
 const SERVER_PACKAGE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -34,7 +36,7 @@ export async function spawnServer(env: Record<string, string>, port: number, sta
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_PACKAGE,
     // Only what the test gives: no DATABASE_URL or CANOPY_* leaking in from the outer shell.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CANOPY_ADMIN_PORT: String(port), CANOPY_DEVICE_PORT: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CANOPY_ADMIN_PORT: String(port), CANOPY_DEVICE_PORT: '0', CANOPY_TUNNEL_DATA_PLANE: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -46,7 +48,11 @@ export async function spawnServer(env: Record<string, string>, port: number, sta
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
     const healthy = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
     if (healthy) break;
-    if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
+    if (Date.now() > deadline) {
+      // Not left running: a test that gives up on it has no handle to stop it with.
+      child.kill('SIGKILL');
+      throw new Error(`server did not start within ${startTimeoutMs / 1000} s: ${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
@@ -59,5 +65,30 @@ export async function spawnServer(env: Record<string, string>, port: number, sta
       child.kill(signal);
       await exited;
     },
+  };
+}
+
+/** An admin API client of a server process (`baseUrl` may be a getter: a restarted process keeps its port). */
+export function processApi(baseUrl: string | (() => string), key: string): Api {
+  const base = typeof baseUrl === 'string' ? () => baseUrl : baseUrl;
+  return async (method, url, body) => {
+    const res = await fetch(`${base()}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
+  };
+}
+
+/** Cleanups a test file registers as it goes, run in reverse order after it. */
+export function cleanupsAfterAll(): (...more: (() => Promise<unknown> | unknown)[]) => void {
+  const cleanups: (() => Promise<unknown> | unknown)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+  return (...more) => {
+    cleanups.push(...more);
   };
 }

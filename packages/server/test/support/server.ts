@@ -18,7 +18,7 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-export type Api = <T = any>(method: string, path: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string>; raw?: string }) => Promise<ApiResponse<T>>;
+export type Api = <T = any>(method: string, path: string, body?: unknown, options?: { key?: string | null; headers?: Record<string, string>; raw?: string | Uint8Array }) => Promise<ApiResponse<T>>;
 
 export interface TestServer {
   url: string;
@@ -29,11 +29,13 @@ export interface TestServer {
   /** The bootstrap organization's admin key. */
   apiKey: string;
   organizationId: string;
+  /** The bootstrap organization's name (the legacy API's `{org_name}`). */
+  organizationName: string;
   server: RunningServer;
   config: Config;
   api: Api;
   /** Another organization with its own admin key, for isolation tests. */
-  createOrganization(name?: string): Promise<{ organizationId: string; apiKey: string; api: Api }>;
+  createOrganization(name?: string): Promise<{ organizationId: string; name: string; apiKey: string; api: Api }>;
   /** A key of the bootstrap organization with the given role. */
   keyWithRole(role: 'read' | 'write' | 'admin', kind?: 'current' | 'legacy'): Promise<string>;
   /** Stops the server and starts it again on the same database and settings (new port). */
@@ -46,12 +48,14 @@ function clientFor(baseUrl: string, defaultKey: string | null): Api {
     const key = options.key === undefined ? defaultKey : options.key;
     const headers: Record<string, string> = { ...options.headers };
     if (key) headers.authorization = `Bearer ${key}`;
-    let payload: string | undefined = options.raw;
+    let payload: string | Uint8Array | undefined = options.raw;
     if (body !== undefined) {
       payload = JSON.stringify(body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(`${baseUrl}${urlPath}`, { method, headers, body: payload });
+    // Bytes go as a Blob (a copy on its own ArrayBuffer), the body type every fetch typing takes.
+    const bytes = payload === undefined || typeof payload === 'string' ? payload : new Blob([new Uint8Array(payload)]);
+    const response = await fetch(`${baseUrl}${urlPath}`, { method, headers, body: bytes });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -81,6 +85,8 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     bootstrapApiKey: apiKey,
     logLevel: 'silent',
     siteDir: null,
+    // Test servers share this machine's network: only the namespace tests run tunnel interfaces.
+    tunnelDataPlane: false,
     blobStore: { kind: 'filesystem', root: path.join(dataDir, 'blobs') },
     ...overrides,
   };
@@ -90,6 +96,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
   let server = await startServer(config, startOptions);
   let url = server.adminUrl;
   const organizationId = server.bootstrap!.organization.id;
+  const organizationName = server.bootstrap!.organization.name;
   return {
     get url() {
       return url;
@@ -102,6 +109,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     },
     apiKey,
     organizationId,
+    organizationName,
     get server() {
       return server;
     },
@@ -117,7 +125,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
     },
     async createOrganization(name = `org-${randomBytes(4).toString('hex')}`) {
       const created = await createOrganization(server.platform.db, { name });
-      return { organizationId: created.organization.id, apiKey: created.apiKey, api: clientFor(url, created.apiKey) };
+      return { organizationId: created.organization.id, name, apiKey: created.apiKey, api: clientFor(url, created.apiKey) };
     },
     async keyWithRole(role, kind = 'current') {
       const res = await clientFor(url, apiKey)('POST', '/api_keys', { name: `${role} key`, role, kind });

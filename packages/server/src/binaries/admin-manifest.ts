@@ -1,0 +1,33 @@
+/**
+ * The manifest entry of the admin update check (`POST /devices/{prn}/update`), in the public
+ * API's flat shape: `artifact_prn`, `artifact_version` as the version string, `custom_metadata`
+ * always an object (`{}` when the binary has none). The device API's `GET /update` keeps the
+ * nested entry of manifest.ts. Both come from the same ManifestEntry, so they never disagree.
+ */
+import type { ManifestEntry, ManifestSignature } from './manifest';
+
+export interface AdminManifestEntry {
+  artifact_prn: string;
+  artifact_version: string;
+  binary_prn: string;
+  custom_metadata: Record<string, unknown>;
+  hash: string;
+  signatures: ManifestSignature[];
+  size: number;
+  target: string;
+  url: string;
+}
+
+export function toAdminManifestEntry(entry: ManifestEntry): AdminManifestEntry {
+  return {
+    artifact_prn: entry.artifact.prn,
+    artifact_version: entry.artifact_version.version,
+    binary_prn: entry.binary_prn,
+    custom_metadata: entry.custom_metadata ?? {},
+    hash: entry.hash,
+    signatures: entry.signatures,
+    size: entry.size,
+    target: entry.target,
+    url: entry.url,
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Sending the console build's files: content type, caching (hashed assets immutable, the rest
+ * revalidated) and gzip, with the documentation site's file helpers (site/static-site.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { acceptsGzip, COMPRESSIBLE, gzipCache, resolveSitePath, TYPES } from '../site/static-site';
+
+export const consoleBuildPresent = (root: string) => fs.existsSync(path.join(root, 'index.html'));
+
+/** The file `rest` (the path after /console/) names inside the build, or null; never outside it. */
+export const resolveConsoleFile = (root: string, rest: string) => resolveSitePath(root, `/${rest}`);
+
+export function consoleFileSender(root: string): (request: FastifyRequest, reply: FastifyReply, file: string) => Promise<FastifyReply> {
+  const gzipped = gzipCache();
+  const assets = path.join(root, 'assets') + path.sep;
+  return async (request, reply, file) => {
+    const ext = path.extname(file);
+    reply
+      .header('content-type', TYPES[ext] ?? 'application/octet-stream')
+      .header('cache-control', file.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .header('x-content-type-options', 'nosniff');
+    if (ext === '.html') reply.header('x-frame-options', 'DENY');
+    if (!COMPRESSIBLE.has(ext)) return reply.send(fs.createReadStream(file));
+    reply.header('vary', 'accept-encoding');
+    if (!acceptsGzip(request.raw)) return reply.send(fs.createReadStream(file));
+    return reply.header('content-encoding', 'gzip').send(await gzipped(file));
+  };
+}

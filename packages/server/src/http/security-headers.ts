@@ -1,0 +1,45 @@
+/**
+ * Security headers (Content-Security-Policy, X-Content-Type-Options, X-Frame-Options,
+ * Referrer-Policy, Strict-Transport-Security, Cross-Origin-*-Policy...) from helmet, the
+ * maintained set of defaults, rather than written by hand.
+ *
+ * - The admin API (its JSON, and the console's HTML at /console/): @fastify/helmet with helmet's
+ *   defaults, whose CSP (`default-src 'self'`, no inline scripts) a bundled single-page app meets.
+ * - The documentation site (static-site.ts, plain node:http): helmet's middleware with a CSP the
+ *   Docusaurus build needs: its inline theme script and styles, data: images and fonts, and the
+ *   page-view beacon's endpoint when one is configured.
+ */
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
+import type http from 'node:http';
+
+export async function installAdminSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyHelmet, { global: true });
+}
+
+type Middleware = (request: http.IncomingMessage, response: http.ServerResponse, next: (error?: unknown) => void) => void;
+
+export function siteSecurityHeaders(analyticsEndpoint: string | null = null): Middleware {
+  const beaconOrigin = analyticsEndpoint ? [new URL(analyticsEndpoint).origin] : [];
+  return helmet({
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        // Docusaurus inlines a small script that sets the colour theme before the page paints.
+        'script-src': ["'self'", "'unsafe-inline'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'font-src': ["'self'", 'data:'],
+        'connect-src': ["'self'", ...beaconOrigin],
+        'object-src': ["'none'"],
+        'base-uri': ["'self'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'self'"],
+        'upgrade-insecure-requests': null,
+      },
+    },
+    // The site is served over plain HTTP by `npm start`; HSTS belongs to whatever terminates TLS in front.
+    strictTransportSecurity: false,
+  }) as unknown as Middleware;
+}

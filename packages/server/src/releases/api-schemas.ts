@@ -1,0 +1,90 @@
+/**
+ * The wire schemas of releases: the release as answered, the bodies of `POST /releases` and
+ * `PATCH /releases/{prn}`, shared with the rollouts context (its dry run takes the create body,
+ * its revert answers a release).
+ */
+import { Type, type Static } from 'typebox';
+import { invalidField } from '../http/errors';
+import { Description, Name, Nullable, Prn, ResourceFields, Timestamp } from '../http/schemas';
+import type { ReleaseFields } from './service';
+
+export const PhaseMode = Type.Union([Type.Literal('numeric'), Type.Literal('tags')], { description: 'numeric (default): phase_value decides; tags: devices with one of phase_tags.' });
+/** Nullable() only handles single-typed schemas; this is an enum, so null is one more member. */
+export const PhaseType = Type.Union([Type.Literal('static'), Type.Literal('percent'), Type.Null()], { description: 'Derived from phase_value: percent for 0..1, static for a device count.' });
+export const PhaseValue = Type.Number({
+  minimum: 0,
+  maximum: 1_000_000_000,
+  description: 'A fraction of the cohort in [0,1] or an integer device count 2..1,000,000,000. 1 completes the phase and is final.',
+  examples: [0.1],
+});
+export const HaltFailureRatio = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: 1,
+  description: 'Health gate: halt (disable) the release once (failed + rolled_back) / finished reports reaches this; null turns the gate off.',
+  examples: [0.2],
+});
+// No schema default: the create's default (5) is the service's, so a PATCH without it changes nothing.
+export const HaltMinReports = Type.Integer({ minimum: 1, description: 'Finished reports (installed, failed, rolled_back) needed before the gate may halt; 5 when not given at create.' });
+export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 100, description: 'A device needs one of these (tags mode).' });
+export const Requirement = Type.String({ minLength: 1, maxLength: 256, description: "An Elixir version requirement, e.g. '~> 1.2' or '>= 1.0.0 and < 2.0.0'." });
+
+export const Release = Type.Object({
+  ...ResourceFields,
+  bundle_prn: Prn('The bundle this release installs.'),
+  cohort_prn: Prn('The cohort whose chain the release belongs to.'),
+  name: Name('Release name.'),
+  description: Nullable(Description()),
+  required: Type.Boolean({ description: 'Devices must pass through a required release.' }),
+  disabled: Type.Boolean({ description: 'A disabled release is never resolved.' }),
+  schedule_date: Nullable(Timestamp('Not resolvable before this moment.')),
+  schedule_complete: Type.Boolean({ description: 'Derived: true once schedule_date has passed (or when none is set).' }),
+  version: Nullable(Type.String({ description: 'The Elixir-style version this release installs.' })),
+  version_requirement: Nullable(Requirement),
+  phase_mode: PhaseMode,
+  phase_tags: Nullable(Tags),
+  phase_type: PhaseType,
+  phase_value: Nullable(PhaseValue),
+  phase_claim_count: Type.Integer({ description: 'Devices that hold a slot of this phased release.' }),
+  halt_failure_ratio: Nullable(HaltFailureRatio),
+  halt_min_reports: HaltMinReports,
+  halted_at: Nullable(Timestamp('When the health gate halted (disabled) the release; null when not halted or resumed.')),
+  next_release_prn: Nullable(Prn('The next (newer) release; null for the latest.')),
+  previous_release_prn: Nullable(Prn('The previous (older) release; null for the first.')),
+});
+
+const writable = {
+  bundle_prn: Prn('The bundle this release installs.'),
+  cohort_prn: Prn('The cohort; fixed once created.'),
+  name: Name('Release name.'),
+  description: Type.Optional(Nullable(Description())),
+  required: Type.Boolean(),
+  disabled: Type.Optional(Type.Boolean({ default: false })),
+  schedule_date: Nullable(Type.String({ description: 'RFC 3339 date-time, or null.' })),
+  schedule_complete: Type.Optional(Type.Boolean({ description: 'Ignored: derived from schedule_date.' })),
+  version: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128 }))),
+  version_requirement: Type.Optional(Nullable(Requirement)),
+  'version-requirement': Type.Optional(Nullable(Requirement)),
+  phase_mode: Type.Optional(PhaseMode),
+  phase_tags: Type.Optional(Nullable(Tags)),
+  phase_type: Type.Optional(PhaseType),
+  phase_value: Type.Optional(Nullable(PhaseValue)),
+  halt_failure_ratio: Type.Optional(Nullable(HaltFailureRatio)),
+  halt_min_reports: Type.Optional(HaltMinReports),
+  next_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right before this release.'))),
+  previous_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right after this release.'))),
+};
+
+export const CreateBody = Type.Object(writable);
+// Without the create's default: a PATCH that does not send `disabled` must leave it alone (with
+// the default, every PATCH re-enabled a disabled or halted release).
+export const UpdateBody = Type.Partial(Type.Object({ ...writable, disabled: Type.Optional(Type.Boolean()) }));
+
+/** Both spellings are accepted; sending both with different values is a mistake. */
+export function fields(body: Static<typeof UpdateBody>): ReleaseFields {
+  const { 'version-requirement': dashed, schedule_complete: _derived, ...rest } = body;
+  if (dashed !== undefined && rest.version_requirement !== undefined && dashed !== rest.version_requirement) {
+    throw invalidField('version_requirement', 'conflicts_with_version-requirement');
+  }
+  return { ...rest, version_requirement: rest.version_requirement ?? dashed };
+}
+

@@ -1,0 +1,123 @@
+/**
+ * Safe rollouts on the admin API: `GET /releases/{prn}/rollout`, `POST /releases/dry_run` and
+ * `POST /releases/{prn}/revert` (site/docs/canopy-core/guides/rolling-out-safely.md).
+ */
+import { Type } from 'typebox';
+import type { ContextRoutes } from '../http/app-types';
+import { actorOf } from '../http/auth';
+import { Name, Nullable, Prn, PrnParams, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
+import { NOT_ELIGIBLE_REASONS } from './fleet';
+import { DryRunBody, dryRun, Release, releaseFields, revertRelease, rolloutProgress } from './service';
+
+const count = (description: string) => Type.Integer({ minimum: 0, description });
+
+const NotEligible = Type.Object(
+  Object.fromEntries(NOT_ELIGIBLE_REASONS.map((reason) => [reason, count(`Devices not eligible because: ${reason}.`)])),
+  {
+    description:
+      'Devices of the cohort the update check would not give this release now, by the first reason their resolution met: ' +
+      'quarantined; version_requirement (the device version does not meet it); phase_tags (no shared tag); required_release_first ' +
+      '(a required release before it must come first); bundle_override (an active override pins the device); target (the bundle is ' +
+      "not signed for the device's target); release_disabled; scheduled; already_on_or_past (the device runs it or a later one); " +
+      'passed_over (a later release is offered instead).',
+  },
+);
+
+const Reported = Type.Object(
+  {
+    downloading: count('Latest report: downloading.'),
+    installing: count('Latest report: installing.'),
+    rebooting: count('Latest report: rebooting.'),
+    installed: count('Latest report: installed.'),
+    failed: count('Latest report: failed.'),
+    rolled_back: count('Latest report: rolled_back.'),
+  },
+  { description: "Devices per status of their latest report for this release (POST /update/reports on the device API)." },
+);
+
+const Rollout = Type.Object({
+  release_prn: Prn('The release.'),
+  phase_value: Nullable(Type.Number()),
+  cohort_devices: count('Devices in the cohort now.'),
+  eligible: count('Devices the update check would give this release now, the phase size aside (as of eligibility_evaluated_at).'),
+  claimed: Nullable(count('Phase slots taken (phased releases); null when the release is not phased.')),
+  reported: Reported,
+  on_release: count('Devices whose reported release is this one.'),
+  halted_at: Nullable(Timestamp('When the health gate halted the release.')),
+  halt_reason: Nullable(Type.String({ description: '`failure_ratio` when halted by the health gate.' })),
+  disabled: Type.Boolean(),
+  halt_failure_ratio: Nullable(Type.Number()),
+  halt_min_reports: Type.Integer(),
+  not_eligible: NotEligible,
+  eligibility_evaluated_at: Timestamp(
+    'When eligible and not_eligible were evaluated: the last evaluation is served, and one older than 5 s is taken again in the background; after a chain change the answer waits for a new one.',
+  ),
+});
+
+const DryRun = Type.Object({
+  valid: Type.Boolean({ description: 'POST /releases would accept this body now.' }),
+  errors: Type.Array(Type.Object({ code: Type.String(), context: Type.Record(Type.String(), Type.Unknown()) }), {
+    description: 'What POST /releases would refuse, in its error shape (empty when valid).',
+  }),
+  position: Type.Object({ previous_release_prn: Nullable(Type.String()), next_release_prn: Nullable(Type.String()) }, { description: 'Where the release would go in the chain.' }),
+  cohort_devices: count('Devices in the cohort now.'),
+  eligible: count('Devices the update check would give the release, the phase size aside.'),
+  would_claim: count('Devices that would get it under its phase now (all eligible ones when not phased).'),
+  not_eligible: Nullable(NotEligible),
+});
+
+const ReleaseParams = PrnParams('Resource name of the release.');
+const tags = ['releases'];
+
+export const rolloutRoutes: ContextRoutes = (app, { db }) => {
+  app.get('/releases/:prn/rollout', {
+    schema: {
+      tags,
+      summary: 'Rollout progress of a release',
+      description:
+        "Counts from each device's latest report for the release (kept by counters: the cost does not grow with the cohort), the devices on it, " +
+        'the halt state, and the fleet-wide "why not": the devices of the cohort the update check would not give it, by reason, as of eligibility_evaluated_at.',
+      params: ReleaseParams,
+      response: { 200: single('rollout', Rollout), ...STANDARD_ERRORS },
+    },
+    handler: async (request) => ({ rollout: await rolloutProgress(db, actorOf(request), request.params.prn) }),
+  });
+
+  app.post('/releases/dry_run', {
+    config: { audit: false, auditExemption: 'writes nothing: the create it tries is rolled back' },
+    schema: {
+      tags,
+      summary: 'Dry run of a release',
+      description:
+        'Takes the body of POST /releases and writes nothing: whether it would be accepted (the refusals POST /releases would answer, as `errors`), ' +
+        "where it would go, and what it would do to the cohort now, through the update check's own resolution. A body of the wrong shape is a 422 as on POST /releases.",
+      body: DryRunBody,
+      response: { 200: single('dry_run', DryRun), ...STANDARD_ERRORS },
+    },
+    handler: async (request) => {
+      const body = request.body;
+      const input = { ...releaseFields(body), bundle_prn: body.bundle_prn, cohort_prn: body.cohort_prn, name: body.name, required: body.required, schedule_date: body.schedule_date };
+      return { dry_run: await dryRun(db, actorOf(request), input) };
+    },
+  });
+
+  app.post('/releases/:prn/revert', {
+    schema: {
+      tags,
+      summary: 'Revert a release',
+      description:
+        'Disables the release (if it is not already) and appends at the end of its chain a required, unphased release carrying the bundle of the release before it. ' +
+        '409 `nothing_to_revert_to` for the first release of its chain.',
+      params: ReleaseParams,
+      body: Type.Object({
+        name: Name('Name of the new release.'),
+        version: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 128, description: 'Version the new release declares.' }))),
+      }),
+      response: { 201: single('release', Release), ...STANDARD_ERRORS },
+    },
+    handler: async (request, reply) => {
+      const release = await revertRelease(db, actorOf(request), request.params.prn, request.body);
+      return reply.code(201).send({ release });
+    },
+  });
+};

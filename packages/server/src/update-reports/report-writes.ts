@@ -1,0 +1,174 @@
+/**
+ * The writes of device update reports as ONE statement of fixed text: for each report, its
+ * checks (the release and bundle are the organization's, the request's admission guard holds,
+ * the report cannot cross a health gate), and only where they all pass, its
+ * `device.update_reported` event (with its webhook outbox rows) and its upsert of the device's
+ * latest report for the release (whose triggers keep the rollout counters). A report refused by
+ * a check wrote nothing; the statement answers which checks failed, so the caller gives the
+ * same answers (422 naming the field, the full admission) as if each had been asked first.
+ *
+ * Reports finishing at about the same time in this process share the statement, as update checks
+ * do (updates/check-writes.ts, db/statement-groups.ts): a busy server pays one round trip, one
+ * commit and one WAL flush per group instead of the seven round trips of a transaction per report.
+ * Unlike an events-only check group, the commit waits for its flush: a report's answer says its
+ * report is kept (the rollout counts and the health gate read it), so it must survive a crash.
+ *
+ * A report that could cross its release's health gate (installed, failed or rolled_back on a
+ * release with `halt_failure_ratio` set, not halted nor disabled, as of the statement's snapshot)
+ * is refused with `may_halt` when `refuseMayHalt` is set: its caller writes it again inside a
+ * transaction that then applies the gate under the release row's lock (rollouts/halt.ts), so the
+ * halt's exactly-once argument is untouched: every report that could halt still takes that lock
+ * after its own row is written. A release gated after the snapshot is like one gated just after
+ * the report, as before: the next finished report applies the gate, counting this one.
+ */
+import { queryArrayRows } from '../db/array-rows';
+import { JSON_ELEMENTS, parameterArrays, unnestParameters } from '../db/array-parameters';
+import type { Executor } from '../db/connection';
+import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
+import { newEventId } from '../events/event-ids';
+import { EVENT_RELATION_COLUMNS, recordingCtes } from '../events/service';
+import { admissionGuardArrays, admissionGuardCte, type AdmissionGuard } from '../admission/port';
+import type { UpdateReportStatus } from './schema';
+
+export interface ReportWrite {
+  deviceId: string;
+  organizationId: string;
+  /** The device's prn: the event's actor and resource. */
+  devicePrn: string;
+  /** Null: a bundle outside any release. */
+  releaseId: string | null;
+  /** Null: the prn named no bundle of the organization (answered `bundle_not_found`). */
+  bundleId: string | null;
+  status: UpdateReportStatus;
+  progress: number | null;
+  reason: string | null;
+  /** The `device.update_reported` event's data. */
+  data: Record<string, unknown>;
+  /** The request's admission, proven by this statement (admission/port.ts); null when admitted before. */
+  guard: AdmissionGuard | null;
+}
+
+export type ReportOutcome =
+  | { kind: 'written'; eventId: string; insertedAt: string }
+  | { kind: 'release_not_found' }
+  | { kind: 'bundle_not_found' }
+  | { kind: 'not_admitted' }
+  | { kind: 'may_halt' };
+
+/** Groups at the database at once per process, as for update checks (check-writes.ts MAX_IN_FLIGHT). */
+const MAX_IN_FLIGHT = 2;
+/** Reports per group. */
+const MAX_GROUP = 64;
+
+/** The report columns' types (`$1`-`$12`): ord, device, organization, release, bundle, status, progress, reason, event id, device prn, event data, guard ord. */
+const REPORT_TYPES = ['int8', 'uuid', 'uuid', 'uuid', 'uuid', 'text', 'float8', 'text', 'uuid', 'text', JSON_ELEMENTS, 'int8'];
+const REPORT_COLUMNS = 'ord, device_id, organization_id, release_id, bundle_id, status, progress, reason, event_id, device_prn, data, guard_ord';
+/** `$13`: refuse reports that could cross a health gate. Guards `$14`-`$19`. */
+const REFUSE_MAY_HALT = 13;
+const GUARDS_FROM = 14;
+
+/**
+ * The statement. `report_checks` decides each report from one snapshot; `report_kept` is what
+ * passes them all, and everything written is drawn from it alone. The latest-report upsert names
+ * one of two partial unique indexes (update-reports/schema.ts) as its conflict target, so there
+ * is one upsert per index. `now()` is the events' inserted_at (the transaction's start).
+ * Built on first use: the event hooks (webhook outbox rows) register when their modules load.
+ */
+let statement: string | undefined;
+function statementText(): string {
+  const kept = (withRelease: boolean) => `insert into device_update_reports (id, organization_id, device_id, release_id, bundle_id, status, progress, reason, event_id)
+    select gen_random_uuid(), organization_id, device_id, release_id, bundle_id, status, progress, reason, event_id from report_kept
+    where release_id is ${withRelease ? 'not null' : 'null'}
+    on conflict (device_id, ${withRelease ? 'release_id) where release_id is not null' : 'bundle_id) where release_id is null'} do update
+      set bundle_id = excluded.bundle_id, status = excluded.status, progress = excluded.progress,
+          reason = excluded.reason, event_id = excluded.event_id, updated_at = now()`;
+  return `with ${admissionGuardCte(GUARDS_FROM)},
+  report_checks as materialized (
+    select i.*,
+      (i.release_id is null or r.id is not null) as release_found,
+      b.id is not null as bundle_found,
+      (i.guard_ord is null or i.guard_ord in (select ord from admission_guards_held)) as admitted,
+      (r.halt_failure_ratio is not null and r.halted_at is null and not r.disabled and i.status in ('installed', 'failed', 'rolled_back')) as may_halt
+    from ${unnestParameters(1, REPORT_TYPES)} as i(${REPORT_COLUMNS})
+    left join releases r on r.id = i.release_id and r.organization_id = i.organization_id
+    left join bundles b on b.id = i.bundle_id and b.organization_id = i.organization_id
+  ),
+  report_kept as materialized (
+    select * from report_checks
+    where release_found and bundle_found and admitted and not (coalesce(may_halt, false) and $${REFUSE_MAY_HALT}::bool)
+  ),
+  report_events as materialized (
+    select ${EVENT_RELATION_COLUMNS.join(', ')} from (
+      select event_id as id, organization_id, 'device'::text as type, 'update_reported'::text as subtype, device_prn as actor_prn, device_prn as resource_prn, data
+      from report_kept) k
+  ),
+  ${recordingCtes('report_events').join(',\n  ')},
+  release_reports as (${kept(true)}),
+  bundle_reports as (${kept(false)})
+  select c.ord, c.release_found, c.bundle_found, c.admitted, coalesce(c.may_halt, false) as may_halt, c.ord in (select ord from report_kept) as kept, now()::text as inserted_at
+  from report_checks c`;
+}
+
+/** Writes `group` in one statement; answers each report's outcome, in order. */
+async function writeGroup(db: Executor, group: readonly ReportWrite[], refuseMayHalt: boolean): Promise<ReportOutcome[]> {
+  const guards: AdmissionGuard[] = [];
+  const guardOrds = group.map((write) => (write.guard ? guards.push(write.guard) : null));
+  // Made in order: events of one statement share inserted_at and list by (inserted_at, id).
+  const eventIds = group.map(() => newEventId());
+  const values = [
+    ...parameterArrays(REPORT_TYPES, [
+      group.map((_, i) => i + 1),
+      group.map((w) => w.deviceId),
+      group.map((w) => w.organizationId),
+      group.map((w) => w.releaseId),
+      group.map((w) => w.bundleId),
+      group.map((w) => w.status),
+      group.map((w) => w.progress),
+      group.map((w) => w.reason),
+      eventIds,
+      group.map((w) => w.devicePrn),
+      group.map((w) => w.data),
+      guardOrds,
+    ]),
+    String(refuseMayHalt),
+    ...admissionGuardArrays(guards),
+  ];
+  statement ??= statementText();
+  const rows = await queryArrayRows(db, 'update_report_writes', statement, values);
+  const byOrd = new Map(rows.map((row) => [Number(row[0]), row]));
+  return group.map((_, i): ReportOutcome => {
+    const [, releaseFound, bundleFound, admitted, mayHalt, kept, now] = byOrd.get(i + 1)!;
+    // The order of the answers: admission first (a refused device learns nothing), then the fields in the body's order.
+    if (!admitted) return { kind: 'not_admitted' };
+    if (!releaseFound) return { kind: 'release_not_found' };
+    if (!bundleFound) return { kind: 'bundle_not_found' };
+    if (!kept) {
+      if (!mayHalt) throw new Error('update report neither kept nor refused');
+      return { kind: 'may_halt' };
+    }
+    return { kind: 'written', eventId: eventIds[i], insertedAt: String(now) };
+  });
+}
+
+/**
+ * The grouped writes of one database handle. Two reports of one device never share a group: one
+ * statement cannot upsert its latest report twice, so the later waits for the next group.
+ */
+const groupsOf = groupsPerExecutor(
+  (db: Executor) =>
+    new StatementGroups<ReportWrite, ReportOutcome>((writes) => writeGroup(db, writes, true), {
+      maxInFlight: MAX_IN_FLIGHT,
+      maxGroup: MAX_GROUP,
+      exclusiveKey: (write) => write.deviceId,
+    }),
+);
+
+/**
+ * Writes one report; resolves once it is committed. Outside a transaction it is grouped and a
+ * report that could cross a health gate is refused (`may_halt`); inside a caller's transaction
+ * (the gate's, service.ts) it is written alone and such a report is kept.
+ */
+export async function writeReport(db: Executor, write: ReportWrite): Promise<ReportOutcome> {
+  if ('rollback' in db) return (await writeGroup(db, [write], false))[0];
+  return groupsOf(db).submit(write);
+}

@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import { doublePrecision, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bundles } from '../bundles/schema';
+import { id, insertedAt, organizationId, updatedAt } from '../db/columns';
+import { devices } from '../devices/schema';
+import { releases } from '../releases/schema';
+
+export const UPDATE_REPORT_STATUSES = ['downloading', 'installing', 'rebooting', 'installed', 'failed', 'rolled_back'] as const;
+export type UpdateReportStatus = (typeof UPDATE_REPORT_STATUSES)[number];
+
+/**
+ * The latest update report of each device for each release (or, for a bundle installed outside
+ * any release, such as a bundle override, for that bundle). Each report also records a
+ * `device.update_reported` event, which keeps the history; this table keeps only what rollout
+ * progress needs to count: one row per (device, release), so "devices of release R per status" is
+ * one index range scan of `device_update_reports_release_status`, however often devices report.
+ */
+export const deviceUpdateReports = pgTable(
+  'device_update_reports',
+  {
+    id: id(),
+    organizationId: organizationId(),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    releaseId: uuid('release_id').references(() => releases.id, { onDelete: 'cascade' }),
+    bundleId: uuid('bundle_id')
+      .notNull()
+      .references(() => bundles.id, { onDelete: 'cascade' }),
+    status: text('status').$type<UpdateReportStatus>().notNull(),
+    progress: doublePrecision('progress'),
+    reason: text('reason'),
+    /** The event of the latest report: its prn is the report's prn. */
+    eventId: uuid('event_id').notNull(),
+    insertedAt: insertedAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('device_update_reports_device_release').on(t.deviceId, t.releaseId).where(sql`release_id is not null`),
+    uniqueIndex('device_update_reports_device_bundle').on(t.deviceId, t.bundleId).where(sql`release_id is null`),
+    index('device_update_reports_release_status').on(t.releaseId, t.status),
+  ],
+);
