@@ -86,7 +86,7 @@ describe('tunnels, devices get-update, ca-certificates verification-code', () =>
     expect(tunnel.prn).toBeTruthy();
     expect((await ok(['tunnels', 'get', tunnel.prn])).tunnel.prn).toBe(tunnel.prn);
     expect(prns((await ok(['tunnels', 'list', '--all'])).tunnels)).toContain(tunnel.prn);
-    expect((await ok(['tunnels', 'update', tunnel.prn, '--state', 'closed'])).tunnel.state).toBe('closed');
+    expect((await ok(['tunnels', 'update', tunnel.prn, '--state', 'closed'])).data.state).toBe('closed');
   });
 
   it('binary-parts list', async () => {

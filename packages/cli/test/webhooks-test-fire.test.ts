@@ -36,9 +36,12 @@ it('test-fire answers the event and the receiver gets it, signed with the webhoo
   expect(delivery.body.data).toEqual(event.data);
   expect(verifyWebhook(webhook.secret, delivery.headers['canopy-published-at'] as string, delivery.rawBody, delivery.headers['canopy-signature'] as string)).toBe(true);
 
-  // A disabled webhook is not fired: the API's 409 becomes exit code 1 with the status in the message.
+  // A disabled webhook is fired too (the public API's way to check a url before enabling it).
   expect((await ok(['webhooks', 'update', webhook.prn, '--state', 'disabled'])).webhook.state).toBe('disabled');
-  const refused = await canopy(['webhooks', 'test-fire', webhook.prn], env);
+  const disabledFire = (await ok(['webhooks', 'test-fire', webhook.prn])).event;
+  await waitFor(() => receiver.requests.some((r) => r.body?.prn === disabledFire.prn), 'the test fire of the disabled webhook', 60_000);
+  // An unknown webhook: the API's 404 becomes exit code 1 with the status in the message.
+  const refused = await canopy(['webhooks', 'test-fire', webhook.prn.replace(/[0-9a-f-]{36}$/, '00000000-0000-4000-8000-000000000000')], env);
   expect(refused.code).toBe(1);
-  expect(refused.stderr).toMatch(/answered 409/);
+  expect(refused.stderr).toMatch(/answered 404/);
 });

@@ -34,22 +34,27 @@ export function prnArg(noun: string, prnType: string): PositionalArg {
   return { name: 'prn', description: `Resource name of the ${noun}.`, example: examplePrn(prnType) };
 }
 
+/** "a" or "an" before a noun, by its first sound: "an artifact", "a CA certificate". */
+export function withArticle(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 export function crud(spec: CrudSpec): ActionDef[] {
   const item = `${spec.path}/{prn}`;
   const arg = prnArg(spec.noun, spec.prnType);
   const make: Record<CrudAction, () => ActionDef> = {
-    create: () => ({ name: 'create', summary: `Create a ${spec.noun}.`, method: 'POST', path: spec.path, body: spec.create ?? [] }),
+    create: () => ({ name: 'create', summary: `Create ${withArticle(spec.noun)}.`, method: 'POST', path: spec.path, body: spec.create ?? [] }),
     get: () => ({ name: 'get', summary: `Show one ${spec.noun}.`, method: 'GET', path: item, args: [arg] }),
     list: () => ({ name: 'list', summary: `List ${spec.plural.replace(/_/g, ' ')}.`, method: 'GET', path: spec.path, listKey: spec.plural, query: spec.listQuery ?? [] }),
     update: () => ({
       name: 'update',
-      summary: `Change a ${spec.noun}; only the flags given are sent.`,
+      summary: `Change ${withArticle(spec.noun)}; only the flags given are sent.`,
       method: spec.updateMethod ?? 'PATCH',
       path: item,
       args: [arg],
       body: (spec.update ?? spec.create ?? []).map((f) => ({ ...f, required: false })),
     }),
-    delete: () => ({ name: 'delete', summary: `Delete a ${spec.noun}.`, method: 'DELETE', path: item, args: [arg] }),
+    delete: () => ({ name: 'delete', summary: `Delete ${withArticle(spec.noun)}.`, method: 'DELETE', path: item, args: [arg] }),
   };
   return spec.actions.map((action) => make[action]());
 }

@@ -2,12 +2,13 @@
  * Every admin resource action of the canopy CLI (spec 1 section 2 and section 7), as data.
  * test/command-coverage.test.ts fails for any action here that no test runs against a real server.
  */
-import type { ResourceDef } from './action';
+import type { ActionDef, ResourceDef } from './action';
 import { crud, examplePrn, prnArg } from './crud';
 import { bool, fileBase64, int, json, list, num, str } from './fields';
 import { createBinary, BINARY_UPLOAD_OPTIONS } from './handlers/binaries-create';
 import { createBinarySignature, BINARY_SIGNATURE_OPTIONS } from './handlers/binary-signatures-create';
 import { createSigningKey, SIGNING_KEY_OPTIONS } from './handlers/signing-keys-create';
+import { FIRMWARE_UPLOAD_OPTIONS, uploadFirmwareAction } from './handlers/firmwares-upload';
 import { X509_RESOURCE } from './handlers/x509';
 
 const name = (what: string, required = false) => str('name', `Name of the ${what}, 1 to 128 characters.`, { required, example: `${what.replace(/ /g, '-')}-1` });
@@ -15,6 +16,42 @@ const description = (what: string) => str('description', `Description of the ${w
 const customMetadata = json('custom-metadata', 'Free-form JSON object (or @file.json), at most 1,000,000 bytes.');
 const id = str('id', 'Caller-chosen UUID; the prn then ends in it.');
 const prnField = (flag: string, what: string, type: string, required = false) => str(flag, `Resource name of the ${what}.`, { required, example: examplePrn(type) });
+
+/**
+ * Safe rollouts beside the release CRUD: progress (`rollout`), `dry-run` (the create's flags,
+ * nothing written) and `revert` (site/docs: guides/rolling-out-safely).
+ */
+function releaseActions(actions: ActionDef[]): ActionDef[] {
+  const create = actions.find((action) => action.name === 'create')!;
+  return [
+    ...actions,
+    {
+      name: 'rollout',
+      summary: 'Rollout progress: devices per reported status, devices on the release, halt state, and the devices not eligible by reason.',
+      method: 'GET',
+      path: '/releases/{prn}/rollout',
+      args: [prnArg('release', 'release')],
+      examples: [`canopy releases rollout ${examplePrn('release')}`],
+    },
+    {
+      name: 'dry-run',
+      summary: 'What creating this release would do now: valid or not (with the errors), its position, and the devices it would reach. Writes nothing.',
+      method: 'POST',
+      path: '/releases/dry_run',
+      body: create.body,
+      examples: [`canopy releases dry-run --bundle-prn ${examplePrn('bundle')} --cohort-prn ${examplePrn('cohort')} --name v2 --required false --schedule-date 2025-01-01T00:00:00Z --phase-value 0.1`],
+    },
+    {
+      name: 'revert',
+      summary: 'Disable the release and append a required release carrying the bundle of the release before it (409 nothing_to_revert_to for the first).',
+      method: 'POST',
+      path: '/releases/{prn}/revert',
+      args: [prnArg('release', 'release')],
+      body: [str('name', 'Name of the new release.', { required: true, example: 'back to 1.4.2' }), str('version', 'Version the new release declares.')],
+      examples: [`canopy releases revert ${examplePrn('release')} --name 'back to 1.4.2'`],
+    },
+  ];
+}
 
 export const RESOURCES: ResourceDef[] = [
   {
@@ -218,6 +255,32 @@ export const RESOURCES: ResourceDef[] = [
     }),
   },
   {
+    command: 'deployments',
+    description: 'Deployments (legacy API): a fwup firmware offered to the devices of its product whose tags and version match its conditions.',
+    actions: crud({
+      command: 'deployments', path: '/deployments', noun: 'deployment', plural: 'deployments', prnType: 'deployment',
+      actions: ['create', 'get', 'list', 'update', 'delete'],
+      create: [
+        name('deployment', true),
+        prnField('product-prn', 'product', 'product', true),
+        str('firmware-uuid', "The firmware's uuid (a firmware of the same product).", { required: true, example: '3c5d2a4e-8f1b-4c6d-9e7f-0a1b2c3d4e5f' }),
+        json('conditions', 'JSON object: {"version": "~> 1.2", "tags": ["beta"]}, both optional.'),
+        bool('is-active', 'Offer it to devices (same as --state on).'),
+        str('state', 'on or off: the same setting as --is-active.', { choices: ['on', 'off'] }),
+        bool('delta-updatable', 'Stored and shown; Canopy serves whole archives.'),
+      ],
+      update: [
+        name('deployment'),
+        str('firmware-uuid', "The firmware's uuid."),
+        json('conditions', 'JSON object: {"version": "~> 1.2", "tags": ["beta"]}.'),
+        bool('is-active', 'Offer it to devices.'),
+        str('state', 'on or off.', { choices: ['on', 'off'] }),
+        bool('delta-updatable', 'Stored and shown.'),
+      ],
+      listQuery: [str('product-prn', 'Only the deployments of this product (its prn).')],
+    }),
+  },
+  {
     command: 'device-certificates',
     description: 'Device certificates: client certificates a device authenticates with.',
     actions: crud({
@@ -264,7 +327,7 @@ export const RESOURCES: ResourceDef[] = [
   },
   {
     command: 'events',
-    description: 'Events: the organization\'s log (device, webhook, api_key, tunnel events).',
+    description: 'Events: the organization\'s log (device, webhook, api_key, tunnel, user, release, shell and audit events).',
     actions: crud({
       command: 'events', path: '/events', noun: 'event', plural: 'events', prnType: 'event',
       actions: ['list'],
@@ -273,10 +336,33 @@ export const RESOURCES: ResourceDef[] = [
         str('inserted-at-gte', 'Only events at or after this date-time.'),
         str('actor-prn', 'Only events caused by this actor.'),
         str('resource-prn', 'Only events about this resource.'),
-        str('type', 'Event type.', { choices: ['device', 'webhook', 'api_key', 'tunnel'] }),
+        str('type', 'Event type.', { choices: ['device', 'webhook', 'api_key', 'tunnel', 'user', 'release', 'web_console_shell', 'audit'] }),
         str('subtype', 'Event subtype, e.g. release_changed.'),
       ],
     }),
+  },
+  {
+    command: 'firmwares',
+    description: 'Firmware (legacy API): fwup archives whose meta.conf is signed by one of the organization\'s signing keys.',
+    actions: [
+      {
+        name: 'upload',
+        summary: 'Upload a fwup archive (multipart, streamed from disk).',
+        method: 'POST',
+        path: '/firmwares',
+        extra: FIRMWARE_UPLOAD_OPTIONS,
+        handler: uploadFirmwareAction,
+        examples: [
+          'canopy firmwares upload --path ./gateway.fw --org-name default --product-name gateway --ttl 86400',
+          `canopy firmwares upload --path ./gateway.fw --product-prn ${examplePrn('product')}`,
+        ],
+      },
+      ...crud({
+        command: 'firmwares', path: '/firmwares', noun: 'firmware', plural: 'firmwares', prnType: 'firmware',
+        actions: ['get', 'list', 'delete'],
+        listQuery: [str('product-prn', 'Only the firmware of this product (its prn).')],
+      }).map((action) => (action.name === 'get' ? { ...action, summary: 'Show one firmware (by prn or uuid); --expand url adds a download URL valid 24 hours.', query: [str('expand', 'url: add a download URL valid 24 hours.', { choices: ['url'] })] } : action)),
+    ],
   },
   {
     command: 'products',
@@ -291,7 +377,7 @@ export const RESOURCES: ResourceDef[] = [
   {
     command: 'releases',
     description: 'Releases: a bundle offered to a cohort, chained in order, optionally scheduled or phased.',
-    actions: crud({
+    actions: releaseActions(crud({
       command: 'releases', path: '/releases', noun: 'release', plural: 'releases', prnType: 'release',
       actions: ['create', 'get', 'list', 'update', 'delete'],
       create: [
@@ -308,8 +394,10 @@ export const RESOURCES: ResourceDef[] = [
         list('phase-tags', 'With phase-mode tags: comma-separated tags a device needs one of.'),
         { ...num('phase-value', 'With phase-mode numeric: a fraction 0..1 of the cohort, or a device count 2..1,000,000,000.'), type: 'number-or-integer' },
         prnField('next-release-prn', 'release to insert this one before (default: append as latest)', 'release'),
+        { ...num('halt-failure-ratio', 'Health gate: halt (disable) the release once (failed + rolled_back) / finished reports reaches this, 0 < x <= 1; null turns it off.'), type: 'number-or-integer' },
+        int('halt-min-reports', 'Finished reports (installed, failed, rolled_back) needed before the gate may halt (default 5).'),
       ],
-    }),
+    })),
   },
   {
     command: 'signing-keys',
@@ -372,7 +460,7 @@ export const RESOURCES: ResourceDef[] = [
         create: [
           str('url', 'https:// URL, at most 1028 characters.', { required: true, example: 'https://hooks.example.com/canopy' }),
           description('webhook'),
-          list('enabled-events', 'Comma-separated: device.release_changed, webhook.test_fire.', { example: 'device.release_changed' }),
+          list('enabled-events', 'Comma-separated: device.release_changed, release.halted, web_console_shell.opened, web_console_shell.closed, webhook.test_fire.', { example: 'device.release_changed' }),
           str('state', 'enabled or disabled; enabling sends a test fire that must answer 200.', { choices: ['enabled', 'disabled'] }),
         ],
       }),

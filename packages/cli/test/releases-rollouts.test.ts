@@ -1,0 +1,37 @@
+/** Safe rollouts through the CLI against a real server: dry-run, the health gate's flags, rollout and revert. */
+import { describe, expect, it } from 'vitest';
+import { fleetFixtures } from './support/fixtures';
+import { canopy, canopyOk } from './support/run-canopy';
+import { useCliEnv, useTestServer } from './support/server';
+
+const server = useTestServer();
+const env = useCliEnv(server);
+const ok = canopyOk(env);
+
+describe('releases dry-run, rollout and revert', () => {
+  it('dry-runs a release without creating it, creates it with a health gate, reads its rollout and reverts it', async () => {
+    const { cohort, device, version } = await fleetFixtures(ok, 'rollouts');
+    const bundle = (await ok(['bundles', 'create', '--name', 'b1', '--artifact-version-prns', version.prn])).bundle;
+    const base = ['--bundle-prn', bundle.prn, '--cohort-prn', cohort.prn, '--required', 'false', '--schedule-date', '2025-01-01T00:00:00Z'];
+    const first = (await ok(['releases', 'create', ...base, '--name', 'r1'])).release;
+
+    const dry = (await ok(['releases', 'dry-run', ...base, '--name', 'r2', '--halt-failure-ratio', '0.2', '--halt-min-reports', '20'])).dry_run;
+    expect(dry).toMatchObject({ valid: true, errors: [], position: { previous_release_prn: first.prn, next_release_prn: null }, cohort_devices: 1 });
+    expect((await ok(['releases', 'list', '--all'])).releases).toHaveLength(1);
+    const invalid = (await ok(['releases', 'dry-run', ...base, '--name', 'r2', '--version', 'one'])).dry_run;
+    expect(invalid.valid).toBe(false);
+
+    const second = (await ok(['releases', 'create', ...base, '--name', 'r2', '--halt-failure-ratio', '0.2', '--halt-min-reports', '20'])).release;
+    expect(second).toMatchObject({ halt_failure_ratio: 0.2, halt_min_reports: 20, halted_at: null });
+    const rollout = (await ok(['releases', 'rollout', second.prn])).rollout;
+    expect(rollout).toMatchObject({ release_prn: second.prn, cohort_devices: 1, reported: { installed: 0, failed: 0 }, halted_at: null });
+    expect(device.prn).toMatch(/:device:/);
+
+    const reverted = (await ok(['releases', 'revert', second.prn, '--name', 'r1 again', '--version', '1.0.1'])).release;
+    expect(reverted).toMatchObject({ name: 'r1 again', version: '1.0.1', required: true, previous_release_prn: second.prn });
+    expect((await ok(['releases', 'get', second.prn])).release.disabled).toBe(true);
+    const nothing = await canopy(['releases', 'revert', first.prn, '--name', 'x'], env);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain('nothing_to_revert_to');
+  });
+});
