@@ -1,0 +1,66 @@
+/**
+ * The daemon's run-time configuration, after validation and defaults (config/schema.ts checks a
+ * file against the documented schema: site/docs/canopy-core/tools/canopy-daemon/run-time-configuration/schema.md).
+ */
+import type { LogLevel } from '../log.ts';
+
+export interface UbootEnvironmentCopy {
+  /** Block or MTD device, or a plain file (tests, boot partitions). */
+  device: string;
+  /** Byte offset of the environment in the device. */
+  offset: number;
+  /** Size of the environment area in bytes. */
+  size: number;
+  /** Erase size, SPI NOR flash only. */
+  sector_size?: number;
+}
+
+export interface UbootEnvironmentConfig {
+  copies: UbootEnvironmentCopy[];
+  variables: {
+    active_slot: string;
+    upgrade_available: string;
+    boot_count: string;
+    boot_limit: string;
+  };
+}
+
+export interface DaemonConfig {
+  device_api: {
+    url: string;
+    certificate_path: string;
+    private_key_path: string;
+    /** Undefined: the system's CA store. */
+    server_ca_path?: string;
+  };
+  update_poll_interval: number;
+  update_jitter: number;
+  /** Paths of Ed25519 public keys (PEM), as configured. */
+  trusted_signing_keys: string[];
+  /** How many distinct trusted keys must have signed a binary (default 1). */
+  signature_threshold: number;
+  download_dir: string;
+  /** Where the daemon keeps its persisted state (state.json); default /data/canopy/state. */
+  state_dir: string;
+  install_timeout: number;
+  health_check?: string;
+  /** argv run to reboot the device after an install that needs it; default systemctl reboot. */
+  reboot_command: string[];
+  remote_access_tunnels: {
+    enabled: boolean;
+    port_ranges: string[];
+    cidr_blocks: string[];
+    /**
+     * Whether the web console's shell may open on this device (a tunnel with device_tunnel_port 0
+     * reaches the daemon's own PTY service instead of a local port). Default true; absent is true.
+     */
+    shell?: boolean;
+  };
+  tunnel_poll_interval: number;
+  uboot_environment?: UbootEnvironmentConfig;
+  /** The two A/B slots the avocado-ab installer writes images to. */
+  avocado_ab?: {
+    slots: { a: string; b: string };
+  };
+  log_level: LogLevel;
+}

@@ -1,0 +1,12 @@
+/**
+ * The installers the real daemon registers; the simulator registers its own installers per
+ * virtual device.
+ */
+import { avocadoAbInstaller } from './avocado-ab.ts';
+import { fileInstaller } from './file.ts';
+import { createInstallerRegistry, type InstallerRegistry } from './installer.ts';
+import { scriptInstaller } from './script.ts';
+
+export function builtInInstallers(): InstallerRegistry {
+  return createInstallerRegistry([fileInstaller, scriptInstaller, avocadoAbInstaller]);
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseCanopyMetadata } from './metadata.ts';
+
+describe('parseCanopyMetadata', () => {
+  it('applies the schema defaults', () => {
+    expect(parseCanopyMetadata(null)).toEqual({ ok: true, metadata: { installer: 'avocado-ab', reboot_required: true } });
+    expect(parseCanopyMetadata({ build: { commit: 'a1b2' } })).toEqual({ ok: true, metadata: { installer: 'avocado-ab', reboot_required: true } });
+    expect(parseCanopyMetadata({ canopy: { installer: 'file', file: { path: '/data/m.onnx' } } })).toEqual({
+      ok: true,
+      metadata: { installer: 'file', reboot_required: true, file: { path: '/data/m.onnx', mode: 0o644 } },
+    });
+    expect(parseCanopyMetadata({ canopy: { installer: 'script', script: { path: '/usr/bin/x' }, reboot_required: false, min_free_bytes: 10 } })).toEqual({
+      ok: true,
+      metadata: { installer: 'script', reboot_required: false, script: { path: '/usr/bin/x', timeout_seconds: 600 }, min_free_bytes: 10 },
+    });
+  });
+
+  it('refuses an invalid object with a reason naming the key', () => {
+    const reason = (canopy: unknown) => {
+      const result = parseCanopyMetadata({ canopy });
+      return result.ok ? 'valid' : result.reason;
+    };
+    expect(reason('file')).toBe('custom_metadata.canopy: must be an object');
+    expect(reason({ installer: 'rpm' })).toBe('custom_metadata.canopy.installer: must be one of avocado-ab, file, script');
+    expect(reason({ installer: 'file' })).toBe('custom_metadata.canopy.file: required by the file installer');
+    expect(reason({ installer: 'file', file: { path: 'relative' } })).toBe('custom_metadata.canopy.file.path: must be an absolute path');
+    expect(reason({ installer: 'file', file: { path: '/x', mode: '644' } })).toBe('custom_metadata.canopy.file.mode: must match ^0[0-7]{3}$');
+    expect(reason({ installer: 'file', file: { path: '/x', owner: 'root' } })).toBe('custom_metadata.canopy.file.owner: unknown key');
+    expect(reason({ installer: 'script', script: { path: '/x', timeout_seconds: 3601 } })).toBe('custom_metadata.canopy.script.timeout_seconds: must be an integer from 1 to 3600');
+    expect(reason({ reboot_required: 'yes' })).toBe('custom_metadata.canopy.reboot_required: must be a boolean');
+    expect(reason({ min_free_bytes: -1 })).toBe('custom_metadata.canopy.min_free_bytes: must be a non-negative integer');
+    expect(reason({ installer: 'file', file: { path: '/x' }, extra: 1 })).toBe('custom_metadata.canopy.extra: unknown key');
+  });
+});

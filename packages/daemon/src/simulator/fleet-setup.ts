@@ -1,0 +1,99 @@
+/**
+ * What a simulated fleet needs on the server, made through the admin API as an operator would:
+ * a signing key, a product and a cohort, a CA registered with proof of possession whose JITP
+ * settings admit every virtual device into that cohort on its first connection, and a signed
+ * release of one binary for the `file` installer.
+ */
+import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { issueLeaf, makeCa, type Issued } from './certificates.ts';
+
+export interface AdminApi {
+  (method: string, path: string, body?: unknown): Promise<any>;
+}
+
+/** A minimal admin API client (fetch, bearer key); throws on any non-2xx with the error body. */
+export function adminApi(baseUrl: string, apiKey: string): AdminApi {
+  return async (method, path, body) => {
+    const response = await fetch(`${baseUrl.replace(/\/+$/, '')}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+}
+
+export interface SimulatedFleet {
+  ca: Issued;
+  cohortPrn: string;
+  productName: string;
+  signingKey: { prn: string; privateKey: KeyObject; publicKey: KeyObject };
+}
+
+export async function setUpFleet(api: AdminApi, name: string): Promise<SimulatedFleet> {
+  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+  const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const signingKey = (await api('POST', '/signing_keys', { name: `${name}-key`, value: raw.toString('base64') })).signing_key;
+  const product = (await api('POST', '/products', { name })).product;
+  const cohort = (await api('POST', '/cohorts', { name: `${name}-cohort`, product_prn: product.prn })).cohort;
+  const ca = await makeCa(`${name} CA`);
+  const code = (await api('POST', '/ca_certificates/verification_codes')).verification_code;
+  const proof = await issueLeaf(ca, code);
+  await api('POST', '/ca_certificates', {
+    certificate: Buffer.from(ca.certPem).toString('base64'),
+    verification_certificate: Buffer.from(proof.certPem).toString('base64'),
+    description: `${name} simulated devices`,
+    jitp: { description: 'simulated device', tags: ['simulated'], product_name: name, cohort_prn: cohort.prn },
+  });
+  return { ca, cohortPrn: cohort.prn, productName: name, signingKey: { prn: signingKey.prn, privateKey, publicKey } };
+}
+
+export interface SimulatedRelease {
+  releasePrn: string;
+  bundlePrn: string;
+  size: number;
+}
+
+/**
+ * A signed binary of `size` random bytes for the `file` installer, bundled and released to the
+ * cohort; `release` adds fields to the release's create (its health gate, say).
+ */
+export async function publishRelease(
+  api: AdminApi,
+  fleet: SimulatedFleet,
+  options: { size: number; version: string; phaseValue?: number; release?: Record<string, unknown> },
+): Promise<SimulatedRelease> {
+  const bytes = randomBytes(options.size);
+  const hash = createHash('sha256').update(bytes).digest('hex');
+  const artifact = (await api('POST', '/artifacts', { name: `${fleet.productName}-app-${options.version}` })).artifact;
+  const version = (await api('POST', '/artifact_versions', { artifact_prn: artifact.prn, version: options.version })).artifact_version;
+  const metadata = { canopy: { installer: 'file', file: { path: '/opt/app/app.bin', mode: '0644' }, reboot_required: false } };
+  const binary = (await api('POST', '/binaries', { artifact_version_prn: version.prn, hash, size: bytes.length, target: 'simulated', custom_metadata: metadata })).binary;
+  const part = (await api('PUT', `/binaries/${binary.prn}/parts/1`, { expected_binary_size: bytes.length, hash, size: bytes.length })).binary_part;
+  const put = await fetch(part.presigned_upload_url, { method: 'PUT', body: new Uint8Array(bytes) });
+  if (!put.ok) throw new Error(`part upload answered ${put.status}`);
+  await api('PATCH', `/binaries/${binary.prn}`, { state: 'hashable' });
+  await api('PATCH', `/binaries/${binary.prn}`, { state: 'hashing' });
+  for (let i = 0; (await api('GET', `/binaries/${binary.prn}`)).binary.state !== 'signable'; i++) {
+    if (i > 600) throw new Error('binary never became signable');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const signature = sign(null, Buffer.from(hash, 'ascii'), fleet.signingKey.privateKey).toString('hex');
+  await api('POST', '/binary_signatures', { binary_prn: binary.prn, signing_key_prn: fleet.signingKey.prn, signature });
+  const bundle = (await api('POST', '/bundles', { name: `${fleet.productName}-${options.version}`, artifact_version_prns: [version.prn] })).bundle;
+  const release = (
+    await api('POST', '/releases', {
+      bundle_prn: bundle.prn,
+      cohort_prn: fleet.cohortPrn,
+      name: `${fleet.productName} ${options.version}`,
+      version: options.version,
+      required: false,
+      schedule_date: null,
+      ...(options.phaseValue !== undefined ? { phase_value: options.phaseValue } : {}),
+      ...options.release,
+    })
+  ).release;
+  return { releasePrn: release.prn, bundlePrn: bundle.prn, size: bytes.length };
+}

@@ -1,0 +1,40 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import type { InstallContext } from '../installers/installer.ts';
+import type { ManifestEntry } from '../update/manifest.ts';
+import { failuresOfDevice, isFaulty, virtualInstallers } from './installers.ts';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
+
+it('spreads the faulty share evenly: three devices of every ten for 0.3, none for 0, all for 1', () => {
+  const faulty = (share: number, devices: number) => Array.from({ length: devices }, (_, i) => i).filter((i) => isFaulty(i, share));
+  expect(faulty(0.3, 200)).toHaveLength(60);
+  for (let start = 0; start < 190; start += 10) expect(faulty(0.3, 200).filter((i) => i >= start && i < start + 10)).toHaveLength(3);
+  expect(faulty(0, 50)).toEqual([]);
+  expect(faulty(1, 50)).toHaveLength(50);
+});
+
+it('fails the chosen versions on a faulty device, before writing anything, and installs the others', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-installers-'));
+  dirs.push(dir);
+  const source = path.join(dir, 'binary');
+  fs.writeFileSync(source, 'new software');
+  const entry = (version: string) => ({ artifact: { prn: 'a', name: 'app' }, artifact_version: { prn: 'v', version } }) as ManifestEntry;
+  const context = (version: string) =>
+    ({ file: source, entry: entry(version), metadata: { installer: 'file', file: { path: '/opt/app.bin', mode: 0o644 }, reboot_required: false }, signal: new AbortController().signal }) as unknown as InstallContext;
+  const faultyIndex = [...Array(10).keys()].find((i) => isFaulty(i, 0.3))!;
+  const soundIndex = [...Array(10).keys()].find((i) => !isFaulty(i, 0.3))!;
+  const failures = { share: 0.3, versions: ['2.0.0'] };
+  expect(failuresOfDevice(failures, soundIndex)).toBeUndefined();
+
+  const faulty = virtualInstallers(dir, failuresOfDevice(failures, faultyIndex)).get('file')!;
+  await expect(faulty.install(context('2.0.0'))).rejects.toThrow(/simulated install failure: app 2.0.0/);
+  expect(fs.existsSync(path.join(dir, 'root/opt/app.bin'))).toBe(false);
+  await expect(faulty.install(context('1.0.0'))).resolves.toEqual({ rebootRequired: false });
+  expect(fs.readFileSync(path.join(dir, 'root/opt/app.bin'), 'utf8')).toBe('new software');
+  // Without versions, every install fails on a faulty device.
+  await expect(virtualInstallers(dir, failuresOfDevice({ share: 0.3 }, faultyIndex)).get('file')!.install(context('1.0.0'))).rejects.toThrow();
+});

@@ -1,0 +1,93 @@
+/**
+ * The simulator's installers: the same names and the same interface as the daemon's, each
+ * writing into its virtual device's own directory (`<device dir>/root` stands for `/`), so
+ * thousands of devices can install the same release in one process without touching the host.
+ * `file` is the daemon's own atomic write; `script` and `avocado-ab` write the binary where the
+ * device would keep it (`/run/script-input`, `/slots/<slot>`), and avocado-ab's trial boot
+ * confirms at once.
+ *
+ * A fleet can also be given faulty devices (`InstallFailures`): on them every installer fails
+ * the install of the chosen artifact versions, as a release that breaks on one hardware
+ * revision would, so the daemon reports `failed` and keeps running what it ran (the rollout
+ * health gate's test, packages/daemon/test/rollouts-end-to-end.test.ts).
+ */
+import path from 'node:path';
+import { writeFileAtomically } from '../installers/file.ts';
+import { createInstallerRegistry, type Installer, type InstallerRegistry } from '../installers/installer.ts';
+import type { ManifestEntry } from '../update/manifest.ts';
+
+export interface InstallFailures {
+  /** The faulty share of the fleet, in [0, 1]: that many devices (rounded down), spread evenly. */
+  share: number;
+  /** Artifact versions whose install fails on faulty devices; absent: every version. */
+  versions?: readonly string[];
+}
+
+/**
+ * Whether device `index` (0-based) of a fleet is faulty: the devices where
+ * floor((index + 1) * share) steps up, so any run of devices holds the share (0.3: three of each
+ * ten), whatever order they check in.
+ */
+export function isFaulty(index: number, share: number): boolean {
+  return Math.floor((index + 1) * share) > Math.floor(index * share);
+}
+
+/**
+ * What fails on device `index` of a fleet given `failures`: an entry whose install fails there,
+ * or undefined when the device is sound.
+ */
+export function failuresOfDevice(failures: InstallFailures | undefined, index: number): ((entry: ManifestEntry) => boolean) | undefined {
+  if (!failures || !isFaulty(index, failures.share)) return undefined;
+  const versions = failures.versions;
+  return (entry) => !versions || versions.includes(entry.artifact_version.version);
+}
+
+/** A registry whose installers fail, before writing anything, the installs `fails` picks. */
+function failing(registry: InstallerRegistry, fails: (entry: ManifestEntry) => boolean): InstallerRegistry {
+  return createInstallerRegistry(
+    [...registry.values()].map((installer): Installer => ({
+      ...installer,
+      async install(context) {
+        const { artifact, artifact_version } = context.entry;
+        if (fails(context.entry)) throw new Error(`simulated install failure: ${artifact.name} ${artifact_version.version} does not install on this device`);
+        return installer.install(context);
+      },
+    })),
+  );
+}
+
+/** Installers of the virtual device in `deviceDir`; `fails` picks the installs that fail there. */
+export function virtualInstallers(deviceDir: string, fails?: (entry: ManifestEntry) => boolean): InstallerRegistry {
+  const root = path.join(deviceDir, 'root');
+  const inRoot = (absolute: string) => path.join(root, path.resolve('/', absolute));
+  let activeSlot = 'a';
+  const file: Installer = {
+    name: 'file',
+    async install({ file: source, metadata, signal }) {
+      await writeFileAtomically(source, inRoot(metadata.file!.path), metadata.file!.mode, signal);
+      return { rebootRequired: metadata.reboot_required };
+    },
+  };
+  const script: Installer = {
+    name: 'script',
+    async install({ file: source, metadata, signal }) {
+      await writeFileAtomically(source, inRoot('/run/script-input'), 0o644, signal);
+      return { rebootRequired: metadata.reboot_required };
+    },
+  };
+  const avocadoAb: Installer = {
+    name: 'avocado-ab',
+    async install({ file: source, signal }) {
+      const next = activeSlot === 'a' ? 'b' : 'a';
+      await writeFileAtomically(source, inRoot(`/slots/${next}`), 0o644, signal);
+      activeSlot = next;
+      return { rebootRequired: true, slot: next };
+    },
+    async confirm({ slot }) {
+      return { result: 'confirmed', slot };
+    },
+    currentSlot: async () => activeSlot,
+  };
+  const registry = createInstallerRegistry([file, script, avocadoAb]);
+  return fails ? failing(registry, fails) : registry;
+}

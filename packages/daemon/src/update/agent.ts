@@ -1,0 +1,453 @@
+/**
+ * The update agent: one device's update loop around the pure state machine (state.ts). The real
+ * daemon runs one; the fleet simulator runs thousands in one process, with the same code, its own
+ * installers and a `reboot` that returns at once.
+ *
+ * Every transition is saved (state-store.ts) before the work of the next phase starts, and the
+ * reports it queued are sent after, from the saved queue: a crash repeats work or a report, and
+ * loses neither.
+ */
+import fsp from 'node:fs/promises';
+import type { DeviceClient } from '@canopy/sdk/device';
+import { CanopyApiError } from '@canopy/sdk/device';
+import type { DaemonConfig } from '../config/types.ts';
+import { downloadEntry, DownloadError, finishedPath } from '../download/download-entry.ts';
+import type { InstallerRegistry } from '../installers/installer.ts';
+import { pickInstaller } from '../installers/installer.ts';
+import { parseCanopyMetadata, type CanopyMetadata } from '../installers/metadata.ts';
+import type { Logger } from '../log.ts';
+import { sha256File } from '../verify/hash-file.ts';
+import { checkSignatures, type SigningKey } from '../verify/signatures.ts';
+import { holdBackOf } from './hold-back.ts';
+import type { ManifestEntry } from './manifest.ts';
+import { progressReportDue, transition, type DaemonState, type Job, type UpdateEvent } from './state.ts';
+import type { StateStore } from './state-store.ts';
+import path from 'node:path';
+
+/** The expansions a check asks for: everything a job needs. */
+export const CHECK_EXPANSIONS = ['source_type', 'release', 'bundle', 'manifest'] as const;
+
+/** Attempts at one transfer (a lost connection resumes from the bytes on disk) before failing. */
+const TRANSFER_ATTEMPTS = 3;
+
+export interface AgentDeps {
+  config: DaemonConfig;
+  trustedKeys: readonly SigningKey[];
+  client: DeviceClient;
+  installers: InstallerRegistry;
+  store: StateStore;
+  log: Logger;
+  /** Extra CA for https download URLs (the device API's server CA). */
+  caPem?: Buffer;
+  /**
+   * Reboots the device. Resolves `true` when the device is up again in this process (the
+   * simulator), `false` when the process should stop and wait for the reboot (the daemon).
+   */
+  reboot: () => Promise<boolean>;
+  /**
+   * This boot's id (the daemon reads /proc/sys/kernel/random/boot_id), recorded before a reboot
+   * and compared at the next start to tell the reboot from a mere restart (state.ts). Absent or
+   * undefined (the simulator, a system without one): every start after `rebooting` is the boot.
+   */
+  bootId?: () => Promise<string | undefined>;
+  now?: () => Date;
+  random?: () => number;
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** Called after every saved transition (the simulator counts devices per phase). */
+  onTransition?: (state: DaemonState, event: UpdateEvent) => void;
+}
+
+export interface UpdateAgent {
+  /** Loads the persisted state and applies the start rules (a pending reboot is now done). */
+  start(): Promise<DaemonState>;
+  /** One check and, when offered, the whole install. 'stop': the process should exit for a reboot. */
+  checkOnce(signal: AbortSignal): Promise<'continue' | 'stop'>;
+  /** Finishes whatever the persisted state says is under way (after a restart). */
+  resume(signal: AbortSignal): Promise<'continue' | 'stop'>;
+  /** Sends the queued reports, oldest first, until one cannot be sent now. */
+  flushReports(signal?: AbortSignal): Promise<void>;
+  /** start, resume, then check every update_poll_interval plus jitter until aborted. */
+  run(signal: AbortSignal): Promise<'aborted' | 'stop'>;
+  state(): DaemonState;
+}
+
+function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
+  const { config, client, store, log } = deps;
+  const now = deps.now ?? (() => new Date());
+  const random = deps.random ?? Math.random;
+  const sleep = deps.sleep ?? defaultSleep;
+  let state: DaemonState;
+  let saving: Promise<void> = Promise.resolve();
+  let flushing: Promise<void> | null = null;
+
+  /** Applies a transition and saves it; saves run one at a time, each writing the newest state. */
+  async function apply(event: UpdateEvent): Promise<void> {
+    state = transition(state, event);
+    const snapshot = state;
+    saving = saving.then(() => store.save(snapshot));
+    await saving;
+    if (event.type !== 'reports_sent' && event.type !== 'progress' && event.type !== 'checked') {
+      log.info('update state', { event: event.type, phase: state.phase.name, ...('reason' in event ? { reason: event.reason } : {}) });
+    }
+    deps.onTransition?.(state, event);
+  }
+
+  async function sendReports(signal?: AbortSignal): Promise<void> {
+    while (state.pending_reports.length > 0 && !signal?.aborted) {
+      const report = state.pending_reports[0];
+      try {
+        await client.report(report, { signal });
+        log.debug('report sent', { status: report.status, bundle_prn: report.bundle_prn });
+      } catch (error) {
+        if (error instanceof CanopyApiError && error.status >= 400 && error.status < 500 && error.status !== 429) {
+          // The server will never take this one (its release was deleted, say): drop it, keep the rest.
+          log.warn('report refused; dropped', { status: report.status, code: error.code, http_status: error.status });
+        } else {
+          log.warn('report not sent; kept for later', { status: report.status, error: message(error) });
+          return;
+        }
+      }
+      await apply({ type: 'reports_sent', count: 1 });
+    }
+  }
+
+  function flushReports(signal?: AbortSignal): Promise<void> {
+    flushing ??= sendReports(signal).finally(() => {
+      flushing = null;
+    });
+    return flushing;
+  }
+
+  async function fail(reason: string): Promise<'continue'> {
+    log.warn('install failed', { reason });
+    await apply({ type: 'failed', reason, at: now().toISOString() });
+    await flushReports();
+    return 'continue';
+  }
+
+  function metadataOf(entry: ManifestEntry): CanopyMetadata | string {
+    const parsed = parseCanopyMetadata(entry.custom_metadata);
+    return parsed.ok ? parsed.metadata : parsed.reason;
+  }
+
+  async function download(job: Job, signal: AbortSignal): Promise<string | null> {
+    const total = job.entries.reduce((sum, e) => sum + e.size, 0);
+    let done = 0;
+    let lastReport: number | null = Date.now();
+    for (const entry of job.entries) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await downloadEntry(entry, {
+            dir: config.download_dir,
+            signal,
+            caPem: deps.caPem,
+            onResume: (offset) => log.info('download resuming', { binary_prn: entry.binary_prn, offset, size: entry.size }),
+            onProgress: (bytes) => {
+              const at = Date.now();
+              if (!progressReportDue(lastReport, at) || total === 0) return;
+              lastReport = at;
+              void apply({ type: 'progress', progress: (done + bytes) / total }).then(() => flushReports(signal));
+            },
+          });
+          break;
+        } catch (error) {
+          if (signal.aborted) throw error;
+          if (error instanceof DownloadError && error.kind === 'transfer' && attempt < TRANSFER_ATTEMPTS) {
+            log.warn('download interrupted; resuming', { binary_prn: entry.binary_prn, attempt, error: error.message });
+            await sleep(1000 * attempt * (0.5 + random()), signal);
+            continue;
+          }
+          return `${entry.artifact.name}: ${message(error)}`;
+        }
+      }
+      done += entry.size;
+      log.info('downloaded', { binary_prn: entry.binary_prn, size: entry.size });
+    }
+    return null;
+  }
+
+  async function verify(job: Job, signal: AbortSignal): Promise<string | null> {
+    for (const entry of job.entries) {
+      const file = finishedPath(config.download_dir, entry);
+      let hash: string;
+      let size: number;
+      try {
+        ({ hash, size } = await sha256File(file, signal));
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return `${entry.artifact.name}: downloaded file unreadable (${(error as NodeJS.ErrnoException).code ?? message(error)})`;
+      }
+      const problem =
+        size !== entry.size
+          ? `size mismatch: expected ${entry.size} bytes, got ${size}`
+          : hash !== entry.hash.toLowerCase()
+            ? `sha256 mismatch: expected ${entry.hash.toLowerCase()}, got ${hash}`
+            : null;
+      const verdict = problem ? { ok: false as const, reason: problem } : checkSignatures(hash, entry.signatures ?? [], deps.trustedKeys, config.signature_threshold);
+      if (!verdict.ok) {
+        await fsp.rm(file, { force: true });
+        return `${entry.artifact.name}: ${verdict.reason}`;
+      }
+      log.info('verified', { binary_prn: entry.binary_prn, trusted_keys: verdict.keys.length });
+    }
+    return null;
+  }
+
+  async function freeBytes(target: string): Promise<number> {
+    let dir = path.dirname(target);
+    for (;;) {
+      try {
+        const stats = await fsp.statfs(dir);
+        return stats.bavail * stats.bsize;
+      } catch {
+        const parent = path.dirname(dir);
+        if (parent === dir) return Number.MAX_SAFE_INTEGER;
+        dir = parent;
+      }
+    }
+  }
+
+  async function install(signal: AbortSignal): Promise<'continue' | 'stop'> {
+    const phase = state.phase;
+    if (phase.name !== 'installing') return 'continue';
+    const timeout = AbortSignal.timeout(config.install_timeout * 1000);
+    const installSignal = AbortSignal.any([signal, timeout]);
+    for (const entry of phase.job.entries) {
+      if ((state.phase as typeof phase).installed.includes(entry.binary_prn)) continue;
+      const metadata = metadataOf(entry);
+      if (typeof metadata === 'string') return fail(`${entry.artifact.name}: ${metadata}`);
+      const picked = pickInstaller(deps.installers, metadata);
+      if ('reason' in picked) return fail(`${entry.artifact.name}: ${picked.reason}`);
+      if (metadata.min_free_bytes !== undefined) {
+        const where = metadata.file?.path ?? config.download_dir;
+        const free = await freeBytes(where);
+        if (free < metadata.min_free_bytes) return fail(`${entry.artifact.name}: ${free} bytes free, ${metadata.min_free_bytes} required`);
+      }
+      const stateDir = path.join(config.state_dir, 'installers', metadata.installer);
+      await fsp.mkdir(stateDir, { recursive: true, mode: 0o700 });
+      try {
+        const outcome = await picked.installer.install({
+          file: finishedPath(config.download_dir, entry),
+          entry,
+          metadata,
+          config,
+          log: log.child({ installer: metadata.installer, binary_prn: entry.binary_prn }),
+          signal: installSignal,
+          stateDir,
+          bootId: await deps.bootId?.(),
+        });
+        await apply({ type: 'entry_installed', binary_prn: entry.binary_prn, reboot: outcome.rebootRequired || metadata.reboot_required, slot: outcome.slot });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return fail(`${entry.artifact.name}: ${timeout.aborted ? `install took longer than install_timeout (${config.install_timeout} s)` : message(error)}`);
+      }
+    }
+    // The downloads go before the state says so: once `all_installed` is recorded nothing would
+    // come back for them, so a crash between the two must leave the files to remove on the rerun.
+    await removeDownloads(phase.job);
+    await apply({ type: 'all_installed', boot_id: await deps.bootId?.() });
+    await flushReports();
+    return drive(signal);
+  }
+
+  async function removeDownloads(job: Job): Promise<void> {
+    for (const entry of job.entries) await fsp.rm(finishedPath(config.download_dir, entry), { force: true });
+  }
+
+  /**
+   * After a rollback that chose the old slot while the new one still runs (failed health check):
+   * the `rolled_back` report is saved (and sent if the server answers) first, then the device
+   * reboots into the old slot. A power cut between the two leaves the environment pointing at the
+   * old slot, so the next boot, whenever it comes, runs it; the report is already queued.
+   */
+  async function rebootAfterRollback(signal: AbortSignal): Promise<'continue' | 'stop'> {
+    await flushReports(signal);
+    log.warn('rebooting into the previous slot', { command: config.reboot_command[0] });
+    try {
+      return (await deps.reboot()) ? 'continue' : 'stop';
+    } catch (error) {
+      log.error('reboot after rollback failed', { error: message(error) });
+      return 'continue';
+    }
+  }
+
+  async function confirm(signal: AbortSignal): Promise<'continue' | 'stop'> {
+    const phase = state.phase;
+    if (phase.name !== 'confirming') return 'continue';
+    for (const entry of phase.job.entries) {
+      const metadata = metadataOf(entry);
+      if (typeof metadata === 'string') continue;
+      const installer = deps.installers.get(metadata.installer);
+      if (!installer?.confirm) continue;
+      const stateDir = path.join(config.state_dir, 'installers', metadata.installer);
+      const outcome = await installer.confirm({ config, log: log.child({ installer: metadata.installer }), signal, stateDir, slot: phase.slot });
+      if (outcome.result === 'rolled_back') {
+        await apply({ type: 'rolled_back', reason: outcome.reason, at: now().toISOString(), slot: outcome.slot });
+        if (outcome.rebootRequired) return rebootAfterRollback(signal);
+        await flushReports();
+        return 'continue';
+      }
+      await apply({ type: 'confirmed', slot: outcome.slot });
+      await flushReports();
+      return 'continue';
+    }
+    await apply({ type: 'confirmed' });
+    await flushReports();
+    return 'continue';
+  }
+
+  /** Runs the current phase and every one after it, until idle or a reboot stops the process. */
+  async function drive(signal: AbortSignal): Promise<'continue' | 'stop'> {
+    const phase = state.phase;
+    switch (phase.name) {
+      case 'idle':
+        return 'continue';
+      case 'downloading': {
+        for (const entry of phase.job.entries) {
+          const metadata = metadataOf(entry);
+          if (typeof metadata === 'string') return fail(`${entry.artifact.name}: ${metadata}`);
+        }
+        const problem = await download(phase.job, signal);
+        if (problem) return fail(problem);
+        await apply({ type: 'downloaded' });
+        return drive(signal);
+      }
+      case 'verifying': {
+        const problem = await verify(phase.job, signal);
+        if (problem) return fail(problem);
+        await apply({ type: 'verified' });
+        await flushReports();
+        return drive(signal);
+      }
+      case 'installing':
+        return install(signal);
+      case 'rebooting': {
+        await flushReports(signal);
+        log.info('rebooting', { command: config.reboot_command[0] });
+        let upAgain: boolean;
+        try {
+          upAgain = await deps.reboot();
+        } catch (error) {
+          log.error('reboot failed; trying again at the next poll', { error: message(error) });
+          return 'continue';
+        }
+        if (!upAgain) return 'stop';
+        await apply({ type: 'booted' });
+        return drive(signal);
+      }
+      case 'confirming':
+        return confirm(signal);
+    }
+  }
+
+  async function checkOnce(signal: AbortSignal): Promise<'continue' | 'stop'> {
+    await flushReports(signal);
+    if (state.phase.name !== 'idle') return drive(signal);
+    const running = state.running;
+    const check = (await client.checkForUpdate(
+      { releasePrn: running.release_prn, bundlePrn: running.bundle_prn, releaseVersion: running.release_version },
+      CHECK_EXPANSIONS,
+      { signal },
+    )) as { status: string; release?: { prn: string; version?: string | null } | null; bundle?: { prn: string } | null; manifest?: ManifestEntry[] | null };
+    await apply({ type: 'checked', at: now().toISOString() });
+    log.debug('checked for update', { status: check.status });
+    if (check.status !== 'update' || !check.bundle) return 'continue';
+    const job: Job = {
+      release_prn: check.release?.prn ?? null,
+      bundle_prn: check.bundle.prn,
+      release_version: check.release?.version ?? null,
+      entries: check.manifest ?? [],
+      started_at: now().toISOString(),
+    };
+    const held = holdBackOf(state.held_back, job, now(), config.update_poll_interval);
+    if (held) {
+      // Declined for now (hold-back.ts): no report, the server has the failure or rollback already.
+      log.info('update held back', {
+        release_prn: job.release_prn,
+        bundle_prn: job.bundle_prn,
+        after: state.held_back!.outcome,
+        failures: state.held_back!.failures,
+        retry_after: held.until ? held.until.toISOString() : 'a different release',
+      });
+      return 'continue';
+    }
+    log.info('update offered', { release_prn: job.release_prn, bundle_prn: job.bundle_prn, binaries: job.entries.length });
+    await apply({ type: 'offered', job });
+    void flushReports(signal);
+    return drive(signal);
+  }
+
+  /**
+   * A trial an installer still holds while the loop has no job for it (the state file was lost or
+   * reset): confirm it now so the slot is made permanent or sent back. No report: the loop does
+   * not know which bundle it was.
+   */
+  async function confirmOrphanTrials(signal: AbortSignal): Promise<'continue' | 'stop'> {
+    for (const installer of deps.installers.values()) {
+      if (!installer.confirm || !installer.trialPending) continue;
+      const stateDir = path.join(config.state_dir, 'installers', installer.name);
+      try {
+        if (!(await installer.trialPending(config, stateDir, await deps.bootId?.()))) continue;
+        log.warn('trial boot pending without an install in progress; confirming it', { installer: installer.name });
+        const outcome = await installer.confirm({ config, log: log.child({ installer: installer.name }), signal, stateDir });
+        log.info('trial boot ended', { installer: installer.name, result: outcome.result, slot: outcome.slot, ...(outcome.result === 'rolled_back' ? { reason: outcome.reason } : {}) });
+        if (outcome.result === 'rolled_back' && outcome.rebootRequired) return rebootAfterRollback(signal);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        log.error('confirming a pending trial failed', { installer: installer.name, error: message(error) });
+      }
+    }
+    return 'continue';
+  }
+
+  return {
+    async start() {
+      state = await store.load();
+      await apply({ type: 'started', boot_id: await deps.bootId?.() });
+      if (state.phase.name === 'rebooting') log.warn('started in the boot the reboot was asked from (same boot id): the reboot did not happen; asking again');
+      return state;
+    },
+    checkOnce,
+    resume: drive,
+    flushReports,
+    async run(signal) {
+      await this.start();
+      let outcome: 'continue' | 'stop' = 'continue';
+      try {
+        outcome = state.phase.name === 'idle' ? await confirmOrphanTrials(signal) : 'continue';
+        if (outcome === 'continue') outcome = await drive(signal);
+      } catch (error) {
+        if (signal.aborted) return 'aborted';
+        log.error('resuming the update failed', { error: message(error) });
+      }
+      while (outcome === 'continue' && !signal.aborted) {
+        try {
+          outcome = await checkOnce(signal);
+        } catch (error) {
+          if (signal.aborted) break;
+          log.warn('update check failed', { error: message(error) });
+        }
+        if (outcome === 'stop' || signal.aborted) break;
+        await sleep(config.update_poll_interval * 1000 + random() * config.update_jitter * 1000, signal);
+      }
+      await saving;
+      return outcome === 'stop' ? 'stop' : 'aborted';
+    },
+    state: () => state,
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * The update flow's persisted state machine, as one table of transitions and nothing else: pure,
+ * so every path (including a restart in any state) is tested without a server or a disk.
+ *
+ *   idle -> downloading -> verifying -> installing -> rebooting -> confirming -> idle
+ *
+ * Decisions the docs left open:
+ * - Any failure (download, size, hash, signature, metadata, install) returns to idle with a
+ *   `failed` report, and the offer is recorded in `held_back` (hold-back.ts): the same offer is
+ *   tried again, from scratch, only after a backoff; one that rolled back is not tried again
+ *   while the server offers the same. An install (or a different offer) clears the record. The
+ *   running software (`running`) is unchanged until an install is confirmed.
+ * - An install that needs no reboot goes installing -> idle and the device runs the new bundle at
+ *   once; one that needs a reboot goes installing -> rebooting, recording the kernel's boot id
+ *   (/proc/sys/kernel/random/boot_id, new at every boot). The daemon's next start is the boot
+ *   after it (rebooting -> confirming) only when the boot id differs or is unknown; the same boot
+ *   id means the daemon was merely restarted (crash, systemctl restart, reboot command failed
+ *   before the kernel went down): it stays in rebooting and runs the reboot command again, so
+ *   a health check never runs on a slot that was not booted.
+ * - A restart resumes where the state says: downloading resumes the partial files (HTTP Range),
+ *   verifying verifies again, installing installs again every binary not yet recorded as
+ *   installed (installers are safe to re-run), confirming confirms again.
+ * - Reports are part of the state (`pending_reports`): a transition queues them in the same write
+ *   that changes the phase, and they leave the queue only once the server has accepted them, so a
+ *   SIGKILL can repeat a report but never lose one.
+ */
+import { heldBackAfter, sameOffer, type HeldBack } from './hold-back.ts';
+import type { ManifestEntry } from './manifest.ts';
+
+export type ReportStatus = 'downloading' | 'installing' | 'rebooting' | 'installed' | 'failed' | 'rolled_back';
+
+export interface PendingReport {
+  status: ReportStatus;
+  release_prn: string | null;
+  bundle_prn: string;
+  progress?: number;
+  reason?: string;
+}
+
+/** What the device runs: sent as the position headers of every check. */
+export interface Running {
+  release_prn: string | null;
+  bundle_prn: string | null;
+  release_version: string | null;
+  /** The slot booted, for slot-based installs. */
+  slot?: string;
+}
+
+/** One offered bundle being installed. */
+export interface Job {
+  release_prn: string | null;
+  bundle_prn: string;
+  release_version: string | null;
+  entries: ManifestEntry[];
+  started_at: string;
+}
+
+export type Phase =
+  | { name: 'idle' }
+  | { name: 'downloading'; job: Job }
+  | { name: 'verifying'; job: Job }
+  | { name: 'installing'; job: Job; installed: string[]; reboot: boolean; slot?: string }
+  | { name: 'rebooting'; job: Job; slot?: string; boot_id?: string }
+  | { name: 'confirming'; job: Job; slot?: string };
+
+export interface DaemonState {
+  version: 1;
+  running: Running;
+  phase: Phase;
+  last_check_at: string | null;
+  /** The last failure, for `status` (the server has it as a report too). */
+  last_failure: { at: string; bundle_prn: string; reason: string } | null;
+  /** The offer that last failed or rolled back, declined for now (absent in older state files). */
+  held_back?: HeldBack | null;
+  pending_reports: PendingReport[];
+}
+
+export const INITIAL_STATE: DaemonState = {
+  version: 1,
+  running: { release_prn: null, bundle_prn: null, release_version: null },
+  phase: { name: 'idle' },
+  last_check_at: null,
+  last_failure: null,
+  held_back: null,
+  pending_reports: [],
+};
+
+export type UpdateEvent =
+  /** `boot_id`: this boot's id, when the system has one. */
+  | { type: 'started'; boot_id?: string }
+  | { type: 'checked'; at: string }
+  | { type: 'offered'; job: Job }
+  | { type: 'progress'; progress: number }
+  | { type: 'downloaded' }
+  | { type: 'verified' }
+  | { type: 'entry_installed'; binary_prn: string; reboot: boolean; slot?: string }
+  /** `boot_id`: the boot the install ran in, to tell the next start's reboot from a restart. */
+  | { type: 'all_installed'; boot_id?: string }
+  | { type: 'booted' }
+  | { type: 'confirmed'; slot?: string }
+  | { type: 'rolled_back'; reason: string; at: string; slot?: string }
+  | { type: 'failed'; reason: string; at: string }
+  | { type: 'reports_sent'; count: number };
+
+export class TransitionError extends Error {}
+
+const reportOf = (job: Job, status: ReportStatus, extra: Partial<PendingReport> = {}): PendingReport => ({
+  status,
+  release_prn: job.release_prn,
+  bundle_prn: job.bundle_prn,
+  ...extra,
+});
+
+/** The reason, cut to what the device API accepts (1..256 characters). */
+export function reportReason(reason: string): string {
+  const text = reason.trim() || 'unknown failure';
+  return text.length > 256 ? `${text.slice(0, 253)}...` : text;
+}
+
+const runningOf = (job: Job, slot?: string): Running => ({
+  release_prn: job.release_prn,
+  bundle_prn: job.bundle_prn,
+  release_version: job.release_version,
+  ...(slot ? { slot } : {}),
+});
+
+export function transition(state: DaemonState, event: UpdateEvent): DaemonState {
+  const phase = state.phase;
+  const refuse = (): never => {
+    throw new TransitionError(`${event.type} is not expected in ${phase.name}`);
+  };
+  const queue = (...reports: PendingReport[]) => [...state.pending_reports, ...reports];
+
+  switch (event.type) {
+    case 'started':
+      // The boot after a reboot: the new software runs (or the boot loader fell back).
+      if (phase.name === 'rebooting') {
+        if (phase.boot_id !== undefined && event.boot_id !== undefined && phase.boot_id === event.boot_id) return state; // restarted, not rebooted
+        return { ...state, phase: { name: 'confirming', job: phase.job, slot: phase.slot } };
+      }
+      return state;
+    case 'checked':
+      return { ...state, last_check_at: event.at };
+    case 'reports_sent':
+      return { ...state, pending_reports: state.pending_reports.slice(event.count) };
+    case 'offered':
+      if (phase.name !== 'idle') return refuse();
+      return {
+        ...state,
+        phase: { name: 'downloading', job: event.job },
+        held_back: state.held_back && sameOffer(state.held_back, event.job) ? state.held_back : null,
+        pending_reports: queue(reportOf(event.job, 'downloading', { progress: 0 })),
+      };
+    case 'progress':
+      if (phase.name !== 'downloading') return refuse();
+      return { ...state, pending_reports: queue(reportOf(phase.job, 'downloading', { progress: Math.min(1, Math.max(0, event.progress)) })) };
+    case 'downloaded':
+      if (phase.name !== 'downloading') return refuse();
+      return { ...state, phase: { name: 'verifying', job: phase.job } };
+    case 'verified':
+      if (phase.name !== 'verifying') return refuse();
+      return { ...state, phase: { name: 'installing', job: phase.job, installed: [], reboot: false }, pending_reports: queue(reportOf(phase.job, 'installing')) };
+    case 'entry_installed':
+      if (phase.name !== 'installing') return refuse();
+      return {
+        ...state,
+        phase: {
+          ...phase,
+          installed: phase.installed.includes(event.binary_prn) ? phase.installed : [...phase.installed, event.binary_prn],
+          reboot: phase.reboot || event.reboot,
+          slot: event.slot ?? phase.slot,
+        },
+      };
+    case 'all_installed': {
+      if (phase.name !== 'installing') return refuse();
+      if (phase.reboot) {
+        const rebooting: Phase = { name: 'rebooting', job: phase.job, slot: phase.slot, ...(event.boot_id ? { boot_id: event.boot_id } : {}) };
+        return { ...state, phase: rebooting, pending_reports: queue(reportOf(phase.job, 'rebooting')) };
+      }
+      return { ...state, phase: { name: 'idle' }, running: runningOf(phase.job, state.running.slot), held_back: null, pending_reports: queue(reportOf(phase.job, 'installed')) };
+    }
+    case 'booted':
+      if (phase.name !== 'rebooting') return refuse();
+      return { ...state, phase: { name: 'confirming', job: phase.job, slot: phase.slot } };
+    case 'confirmed':
+      if (phase.name !== 'confirming') return refuse();
+      return {
+        ...state,
+        phase: { name: 'idle' },
+        running: runningOf(phase.job, event.slot ?? phase.slot ?? state.running.slot),
+        held_back: null,
+        pending_reports: queue(reportOf(phase.job, 'installed')),
+      };
+    case 'rolled_back': {
+      if (phase.name !== 'confirming') return refuse();
+      const reason = reportReason(event.reason);
+      return {
+        ...state,
+        phase: { name: 'idle' },
+        running: { ...state.running, ...(event.slot ? { slot: event.slot } : {}) },
+        last_failure: { at: event.at, bundle_prn: phase.job.bundle_prn, reason },
+        held_back: heldBackAfter(state.held_back, phase.job, 'rolled_back', event.at),
+        pending_reports: queue(reportOf(phase.job, 'rolled_back', { reason })),
+      };
+    }
+    case 'failed': {
+      if (phase.name === 'idle') return refuse();
+      const reason = reportReason(event.reason);
+      return {
+        ...state,
+        phase: { name: 'idle' },
+        last_failure: { at: event.at, bundle_prn: phase.job.bundle_prn, reason },
+        held_back: heldBackAfter(state.held_back, phase.job, 'failed', event.at),
+        pending_reports: queue(reportOf(phase.job, 'failed', { reason })),
+      };
+    }
+  }
+}
+
+/** At most one `downloading` progress report per this long per install (device API reference). */
+export const PROGRESS_REPORT_INTERVAL_MS = 5000;
+
+/** Whether a progress report may go now, given when the last one of this install went. */
+export function progressReportDue(lastReportAt: number | null, now: number): boolean {
+  return lastReportAt === null || now - lastReportAt >= PROGRESS_REPORT_INTERVAL_MS;
+}
