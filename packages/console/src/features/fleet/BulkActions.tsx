@@ -1,0 +1,61 @@
+/** Actions on the selected devices: each is a PATCH per device with the user's key (so each is in the event log). */
+import { Button, Group, Select, TagsInput, Text } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useSession } from '../../api/session-context';
+import type { Device } from '../../api/types';
+import { notifyFailure, notifySuccess } from '../../ui/notify';
+import type { NamedOption } from './FilterBuilder';
+
+type Change = (device: Device) => Record<string, unknown>;
+
+export function BulkActions({ selected, cohorts, onDone }: { selected: Device[]; cohorts: NamedOption[]; onDone(): void }) {
+  const { client } = useSession();
+  const queries = useQueryClient();
+  const [cohort, setCohort] = useState<string | null>(null);
+  const [tags, setTags] = useState<string[]>([]);
+  const apply = useMutation({
+    mutationFn: async ({ change }: { change: Change; label: string }) => {
+      // Four at a time: enough to be quick, few enough not to crowd the server.
+      const queue = [...selected];
+      const worker = async () => {
+        for (let device = queue.shift(); device; device = queue.shift()) {
+          await client.request('PATCH', `/devices/${encodeURIComponent(device.prn)}`, { body: change(device) });
+        }
+      };
+      await Promise.all(Array.from({ length: 4 }, worker));
+    },
+    onSuccess: (_, { label }) => {
+      notifySuccess(`${label}: ${selected.length} device${selected.length === 1 ? '' : 's'}`);
+      onDone();
+    },
+    onError: notifyFailure,
+    onSettled: () => queries.invalidateQueries({ queryKey: ['devices'] }),
+  });
+  const run = (label: string, change: Change) => apply.mutate({ label, change });
+  return (
+    <Group gap="xs" wrap="wrap" aria-label="Bulk actions" role="group">
+      <Text size="sm" fw={500}>
+        {selected.length} selected
+      </Text>
+      <Button size="xs" color="orange" loading={apply.isPending} onClick={() => run('Quarantined', () => ({ quarantined: true }))}>
+        Quarantine
+      </Button>
+      <Button size="xs" variant="default" loading={apply.isPending} onClick={() => run('Released from quarantine', () => ({ quarantined: false }))}>
+        Release quarantine
+      </Button>
+      <Group gap={4}>
+        <Select aria-label="Cohort to move to" placeholder="Cohort" data={cohorts} value={cohort} onChange={setCohort} size="xs" w={160} />
+        <Button size="xs" variant="default" disabled={!cohort} onClick={() => run('Moved to cohort', () => ({ cohort_prn: cohort }))}>
+          Move
+        </Button>
+      </Group>
+      <Group gap={4}>
+        <TagsInput aria-label="Tags to add" placeholder="Tags" value={tags} onChange={setTags} size="xs" w={180} />
+        <Button size="xs" variant="default" disabled={tags.length === 0} onClick={() => run('Tags added', (d) => ({ tags: [...new Set([...(d.tags ?? []), ...tags])] }))}>
+          Add tags
+        </Button>
+      </Group>
+    </Group>
+  );
+}

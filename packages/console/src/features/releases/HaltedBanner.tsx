@@ -1,0 +1,45 @@
+/**
+ * Releases the health gate halted (disabled, with `halted_at`), each with Resume: `PATCH`
+ * `disabled: false` clears `halted_at`; the counts stay, so a release still past the line halts
+ * again at the next finished report (site/docs/canopy-core/guides/rolling-out-safely.md).
+ */
+import { Alert, Button, Stack, Text } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useSession } from '../../api/session-context';
+import type { Release } from '../../api/types';
+import { notifyFailure, notifySuccess } from '../../ui/notify';
+import { Time } from '../../ui/Time';
+
+export function HaltedBanner({ releases }: { releases: readonly Release[] }) {
+  const { client, canWrite } = useSession();
+  const queries = useQueryClient();
+  const resume = useMutation({
+    mutationFn: (release: Release) => client.request('PATCH', `/releases/${encodeURIComponent(release.prn)}`, { body: { disabled: false } }),
+    onSuccess: (_, release) => {
+      notifySuccess(`Release ${release.name} resumed`);
+      void queries.invalidateQueries({ queryKey: ['releases'] });
+      void queries.invalidateQueries({ queryKey: ['rollout'] });
+    },
+    onError: notifyFailure,
+  });
+  const halted = releases.filter((r) => r.halted_at);
+  if (halted.length === 0) return null;
+  return (
+    <Stack gap="xs">
+      {halted.map((release) => (
+        <Alert key={release.prn} color="red" title={`Release ${release.name} is halted`} data-testid="halted-banner">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">
+              The health gate halted it <Time value={release.halted_at!} relative />: too many of its installs failed, so devices that had not started it will not. Find out why in the events, then resume it or revert.
+            </Text>
+            {canWrite && (
+              <Button size="xs" color="red" loading={resume.isPending && resume.variables?.prn === release.prn} onClick={() => resume.mutate(release)}>
+                Resume {release.name}
+              </Button>
+            )}
+          </Stack>
+        </Alert>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,67 @@
+/** Rollout progress of each release of a cohort (`GET /releases/{prn}/rollout`), refreshed every 5 s. */
+import { Badge, Box, Stack, Table, Title } from '@mantine/core';
+import { useQueries } from '@tanstack/react-query';
+import { useSession } from '../../api/session-context';
+import type { Release } from '../../api/types';
+import { ApiErrorAlert } from '../../ui/ApiError';
+
+interface Rollout {
+  release_prn: string;
+  cohort_devices: number;
+  eligible: number;
+  claimed: number | null;
+  on_release: number;
+  reported: { downloading: number; installing: number; rebooting: number; installed: number; failed: number; rolled_back: number };
+  halted_at: string | null;
+}
+
+export function RolloutProgress({ releases }: { releases: Release[] }) {
+  const { client } = useSession();
+  const rollouts = useQueries({
+    queries: releases.map((release) => ({
+      queryKey: ['rollout', release.prn],
+      queryFn: () => client.request<{ rollout: Rollout }>('GET', `/releases/${encodeURIComponent(release.prn)}/rollout`).then((b) => b.rollout),
+      refetchInterval: 5_000,
+    })),
+  });
+  if (releases.length === 0) return null;
+  const error = rollouts.find((r) => r.error)?.error;
+  return (
+    <Stack gap="xs">
+      <Title order={2} size="h4">
+        Rollout progress
+      </Title>
+      <ApiErrorAlert error={error} />
+      {/* A focusable scroll region (no links or buttons inside to reach it by keyboard otherwise). */}
+      <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Rollout progress, scrollable">
+        <Table aria-label="Rollout progress" miw={560}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Release</Table.Th>
+              <Table.Th>On it / eligible / cohort</Table.Th>
+              <Table.Th>Installing</Table.Th>
+              <Table.Th>Installed</Table.Th>
+              <Table.Th>Failed</Table.Th>
+              <Table.Th>State</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {releases.map((release, i) => {
+              const r = rollouts[i]?.data;
+              return (
+                <Table.Tr key={release.prn} data-testid="rollout-row">
+                  <Table.Td>{release.name}</Table.Td>
+                  <Table.Td data-testid="rollout-counts">{r ? `${r.on_release} / ${r.eligible} / ${r.cohort_devices}` : '…'}</Table.Td>
+                  <Table.Td>{r ? r.reported.downloading + r.reported.installing + r.reported.rebooting : '…'}</Table.Td>
+                  <Table.Td>{r ? r.reported.installed : '…'}</Table.Td>
+                  <Table.Td>{r ? r.reported.failed + r.reported.rolled_back : '…'}</Table.Td>
+                  <Table.Td>{r?.halted_at ? <Badge color="red">halted</Badge> : release.disabled ? <Badge color="gray">disabled</Badge> : <Badge color="green">rolling</Badge>}</Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,31 @@
+/** A secret the API shows only once (a webhook secret, a new API key): copy it now, it is not shown again. */
+import { Button, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
+
+export function SecretOnce({ label, value, onDismiss }: { label: string; value: string; onDismiss(): void }) {
+  return (
+    // A bordered panel rather than a yellow Alert: the Alert's tinted title is below AA contrast.
+    <Paper withBorder p="sm" role="status" style={{ borderColor: 'var(--mantine-color-orange-8)' }}>
+      <Stack gap="xs">
+        <Title order={3} size="h5">
+          {label}
+        </Title>
+        <Text size="sm">Copy it now: it is shown only this once.</Text>
+        <Code block data-testid="secret-once" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
+          {value}
+        </Code>
+        <Group gap="xs">
+          <CopyButton value={value}>
+            {({ copied, copy }) => (
+              <Button size="xs" variant="default" onClick={copy}>
+                {copied ? 'Copied' : 'Copy'}
+              </Button>
+            )}
+          </CopyButton>
+          <Button size="xs" variant="subtle" onClick={onDismiss}>
+            I have stored it
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

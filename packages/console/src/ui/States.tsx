@@ -1,0 +1,27 @@
+/** Loading skeletons and empty states that say what to do next. */
+import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+export function LoadingRows({ rows = 5, label = 'Loading' }: { rows?: number; label?: string }) {
+  return (
+    <Stack gap="xs" aria-busy="true" aria-label={label}>
+      {Array.from({ length: rows }, (_, i) => (
+        <Skeleton key={i} height={28} radius="sm" />
+      ))}
+    </Stack>
+  );
+}
+
+export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+  return (
+    <Paper withBorder p="lg" radius="md">
+      <Stack gap="xs" align="flex-start">
+        <Title order={3} size="h4">
+          {title}
+        </Title>
+        {children && <Text c="dimmed">{children}</Text>}
+        {action}
+      </Stack>
+    </Paper>
+  );
+}

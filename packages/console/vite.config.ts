@@ -1,0 +1,20 @@
+/**
+ * The console is served by the admin server at /console/ (same origin as the API, so no CORS).
+ * `npm run dev` serves it with hot reload and forwards every API path to a local server
+ * (CANOPY_API_URL, default http://127.0.0.1:4000), keeping the same-origin shape.
+ */
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const api = process.env.CANOPY_API_URL ?? 'http://127.0.0.1:4000';
+
+export default defineConfig({
+  base: '/console/',
+  plugins: [react()],
+  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 1000 },
+  server: {
+    port: 5173,
+    // Everything outside /console/ (and Vite's own paths) is the API.
+    proxy: { '^/(?!console/|console$|@|node_modules/|src/).*': { target: api, changeOrigin: false } },
+  },
+});
