@@ -3,7 +3,8 @@ import type * as Preset from '@docusaurus/preset-classic';
 import { navbarItems } from './src/navbar';
 
 // Build-time settings come from the environment so one build recipe serves every deployment.
-const webConsoleUrl = process.env.CANOPY_WEB_CONSOLE_URL ?? 'https://console.canopy.example';
+// The console the admin server serves (packages/console) on its default port; set the variable for another host.
+const webConsoleUrl = process.env.CANOPY_WEB_CONSOLE_URL ?? 'http://127.0.0.1:4000/console/';
 const analyticsEndpoint = process.env.CANOPY_ANALYTICS_ENDPOINT ?? '';
 // Changing this id re-shows the bar to readers who dismissed the previous one.
 const announcementId = process.env.CANOPY_ANNOUNCEMENT_ID ?? 'docs-migration-2025';
@@ -68,6 +69,7 @@ const config: Config = {
     './src/plugins/prismOnDemand.ts',
     './src/plugins/lazyRouteComponents.ts',
     './src/plugins/splitStartup.ts',
+    './src/plugins/apiDocumentsServerOnly.ts',
     ['./src/plugins/announcementReset.ts', { id: announcementId }],
   ],
   themes: [

@@ -1,8 +1,9 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeAvocadoPages } from './lib/avocadoPages';
 import { boards } from '../src/components/boards';
-import { writeCliPages } from './lib/cliPages';
+import { writeCliPages, type CliExamples } from './lib/cliPages';
 import { loadCliData, loadCliTree } from './lib/cliTree';
 import { writeHardware } from './lib/hardwarePages';
 import { checkOpenApi, refreshOpenApi } from './lib/openapi';
@@ -17,7 +18,9 @@ checkOpenApi(repoDir);
 
 const cliData = loadCliData(siteDir);
 const { tree, source } = loadCliTree(repoDir, cliData);
-const cli = writeCliPages(path.join(siteDir, 'docs/canopy-core/tools/canopy-cli'), tree, cliData);
+// Examples come from a real session recorded by test/cliExamples.test.ts, which also checks it.
+const cliExamples = JSON.parse(fs.readFileSync(path.join(siteDir, 'data/cli-examples.json'), 'utf8')) as CliExamples;
+const cli = writeCliPages(path.join(siteDir, 'docs/canopy-core/tools/canopy-cli'), tree, cliData, cliExamples);
 const avocado = writeAvocadoPages(siteDir);
 const hardware = writeHardware(siteDir, boards);
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations } from '../src/api/openapi';
-import { launchChromium } from './helpers/browser';
+import { hydrated, launchChromium } from './helpers/browser';
 import { buildDir, expectedRoutes, repoDir } from './helpers/paths';
 import { startStaticServer } from './helpers/staticServer';
 
@@ -17,12 +17,6 @@ async function fresh(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const page = await context.newPage();
   await page.setViewportSize(viewport);
   return page;
-}
-
-/** Waits until the page is idle and React has hydrated it (Docusaurus then marks <html>). */
-async function hydrated(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page.locator('html[data-has-hydrated="true"]').waitFor({ state: 'attached' });
 }
 
 beforeAll(async () => {
@@ -322,9 +316,55 @@ describe('API reference', () => {
     const doc = JSON.parse(fs.readFileSync(path.join(repoDir, 'packages/server/openapi/admin-api.json'), 'utf8'));
     const expected = listOperations(doc).map((op) => `${op.method.toUpperCase()} ${op.path}`).sort();
     const page = await fresh();
+    const errors: string[] = [];
+    page.on('console', (msg) => msg.type() === 'error' && errors.push(msg.text()));
+    page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${server.url}/canopy-core/tools/admin-api/popout`);
+    // After hydration too: the browser keeps the reference built into the HTML, without a mismatch.
+    await hydrated(page);
     const shown = await page.locator('[data-operation]').evaluateAll((els) => els.map((e) => e.getAttribute('data-operation')));
     expect(shown.sort()).toEqual(expected);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('loads none of the OpenAPI documents as JavaScript on the reference pages', async () => {
+    // Texts only the documents hold: operation descriptions (plain ones, which any bundler keeps
+    // byte for byte).
+    const texts = ['admin-api.json', 'device-api.json'].flatMap((name) => {
+      const doc = JSON.parse(fs.readFileSync(path.join(repoDir, 'packages/server/openapi', name), 'utf8'));
+      return listOperations(doc)
+        .map((op) => op.description ?? '')
+        .filter((text) => text.length > 40 && /^[\w ,.()/-]+$/.test(text))
+        .slice(0, 5);
+    });
+    expect(texts.length).toBeGreaterThanOrEqual(5);
+    for (const route of ['/canopy-core/tools/admin-api/popout', '/canopy-core/tools/device-api/popout', '/canopy-core/tools/admin-api', '/canopy-core/tools/device-api']) {
+      const page = await fresh();
+      const scripts: string[] = [];
+      page.on('response', (res) => {
+        if (res.request().resourceType() === 'script') scripts.push(new URL(res.url()).pathname);
+      });
+      await page.goto(server.url + route);
+      await hydrated(page);
+      const carrying = scripts.filter((src) => {
+        const code = fs.readFileSync(path.join(buildDir, src), 'utf8');
+        return texts.some((text) => code.includes(text));
+      });
+      expect(carrying, route).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it('shows the reference when reached by client-side navigation', async () => {
+    const page = await fresh();
+    await page.goto(`${server.url}/canopy-core/tools/admin-api`);
+    await hydrated(page);
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+    await page.locator('article a[href="/canopy-core/tools/admin-api/popout"]').first().click();
+    await page.locator('[data-operation]').first().waitFor();
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(await page.locator('[data-operation]').count()).toBeGreaterThan(100);
     await page.close();
   });
 });

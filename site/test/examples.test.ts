@@ -1,5 +1,7 @@
 /**
- * Runs the shell examples of the Canopy pages against a real Canopy server.
+ * Runs the shell examples of the Canopy reference and tool pages against a real Canopy server.
+ * The guides (docs/canopy-core/guides) are not run here: guides.test.ts runs them as a reader
+ * meets them, in one shell, against a freshly started server. Block parsing: helpers/shellBlocks.ts.
  *
  * Marker convention: a fenced block is an executable example when its language is `sh` and its
  * meta string contains the word `test`, for example
@@ -25,12 +27,12 @@
  * CANOPY_DEVICE_CA (a PEM file of the CA the device API's certificate chains to).
  * Examples use `curl -fsS`, so an HTTP error fails the page.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { explainFailure, extractExamples, markdownFiles, runBash, scriptOf, type ShellBlock } from './helpers/shellBlocks';
 
 /** What this test uses of packages/server/test/support/server.ts (imported at run time, so the
  * site's typecheck does not compile the server's sources under the site's compiler settings). */
@@ -47,74 +49,14 @@ const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const repoDir = path.resolve(siteDir, '..');
 const SERVER_SUPPORT = path.join(repoDir, 'packages/server/test/support/server.ts');
 const DOC_ROOTS = ['docs/canopy-core', 'docs/overview', 'docs/avocado-os', 'docs/hardware'];
-
-export interface Example {
-  file: string;
-  line: number;
-  title: string | null;
-  requires: string | null;
-  code: string;
-}
-
-function markdownFiles(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return markdownFiles(full);
-    return /\.mdx?$/.test(entry.name) ? [full] : [];
-  });
-}
-
-/** The marked blocks of one page, in order. Blocks inside list items may be indented. */
-export function extractExamples(file: string, text: string): Example[] {
-  const lines = text.split('\n');
-  const examples: Example[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(`{3,})(\S*)\s*(.*)$/.exec(lines[i]);
-    if (!open) continue;
-    const [, indent, fence, lang, meta] = open;
-    let end = i + 1;
-    while (end < lines.length && !new RegExp(`^\\s*${fence}\\s*$`).test(lines[end])) end++;
-    const body = lines.slice(i + 1, end).map((l) => (l.startsWith(indent) ? l.slice(indent.length) : l.trimStart()));
-    if (lang === 'sh' && /(^|\s)test(\s|$)/.test(meta)) {
-      examples.push({
-        file,
-        line: i + 1,
-        title: /title="([^"]*)"/.exec(meta)?.[1] ?? null,
-        requires: /requires="([^"]*)"/.exec(meta)?.[1] ?? null,
-        code: body.join('\n'),
-      });
-    }
-    i = end;
-  }
-  return examples;
-}
+const GUIDES_DIR = path.join(siteDir, 'docs/canopy-core/guides');
 
 const pages = DOC_ROOTS.flatMap((root) => markdownFiles(path.join(siteDir, root)))
+  // The guides run in reading order in one shell against one server: guides.test.ts.
+  .filter((file) => !file.startsWith(GUIDES_DIR))
   .sort()
   .map((file) => ({ file: path.relative(siteDir, file), examples: extractExamples(path.relative(siteDir, file), fs.readFileSync(file, 'utf8')) }))
   .filter((page) => page.examples.length > 0);
-
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runBash(script: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 let server: TestServer;
 let deviceCaFile: string | null = null;
@@ -163,8 +105,8 @@ describe('documentation examples', () => {
 
   for (const page of pages) {
     it.concurrent(`${page.file} (${page.examples.length} blocks)`, async (context) => {
-      const runnable: Example[] = [];
-      let skippedFrom: Example | null = null;
+      const runnable: ShellBlock[] = [];
+      let skippedFrom: ShellBlock | null = null;
       for (const example of page.examples) {
         if (example.requires && !(await requirementMet(example.requires))) {
           skippedFrom = example;
@@ -192,18 +134,8 @@ describe('documentation examples', () => {
         CANOPY_API_KEY: org.apiKey,
         ...(deviceUrl && deviceCaFile ? { CANOPY_DEVICE_URL: deviceUrl, CANOPY_DEVICE_CA: deviceCaFile } : {}),
       };
-      const script = [
-        'set -euo pipefail',
-        ...runnable.map((example, index) => `echo "::example ${index} ${example.file}:${example.line}" >&2\n${example.code}`),
-      ].join('\n');
-      const result = await runBash(script, workDir, env, 100_000);
-      const failedMarker = [...result.stderr.matchAll(/::example (\d+) /g)].pop();
-      const failed = failedMarker ? runnable[Number(failedMarker[1])] : null;
-      const explanation =
-        result.code === 0
-          ? ''
-          : `example ${failed?.file}:${failed?.line}${failed?.title ? ` "${failed.title}"` : ''} failed (exit ${result.code})\n` +
-            `--- block ---\n${failed?.code}\n--- stdout (tail) ---\n${result.stdout.slice(-3000)}\n--- stderr (tail) ---\n${result.stderr.slice(-3000)}`;
+      const result = await runBash(scriptOf(runnable), workDir, env, 100_000);
+      const explanation = explainFailure(runnable, result);
       expect(result.code, explanation).toBe(0);
       if (skippedFrom) console.info(`${page.file}: ran ${runnable.length} blocks; skipped from line ${skippedFrom.line} on (needs ${skippedFrom.requires})`);
     }, 110_000);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeCliPages } from '../scripts/lib/cliPages';
 import { loadCliData, loadCliTree, treeFromData } from '../scripts/lib/cliTree';
-import { siteDir } from './helpers/paths';
+import { repoDir, siteDir } from './helpers/paths';
 
 function pageList(dir: string): string[] {
   const out: string[] = [];
@@ -47,6 +47,27 @@ describe('CLI page generator', () => {
         for (const option of cmd.options) expect(page).toContain(option.flags.replace(/\|/g, '\\|'));
       }
     }
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('takes usage from the CLI and examples from the recorded session', () => {
+    const data = loadCliData(siteDir);
+    const { tree } = loadCliTree(repoDir, data);
+    const examples = JSON.parse(fs.readFileSync(path.join(siteDir, 'data/cli-examples.json'), 'utf8'));
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cli-'));
+    writeCliPages(tmp, tree, data, examples);
+    for (const action of ['get', 'update', 'delete']) {
+      const page = fs.readFileSync(path.join(tmp, 'artifacts', `${action}.md`), 'utf8');
+      expect(page).toContain(`canopy artifacts ${action} [options] <prn>`);
+      expect(page).toContain('| `<prn>` | yes |');
+      expect(page).toMatch(new RegExp(`canopy artifacts ${action} "\\$[A-Z_]+_PRN"`));
+    }
+    const create = fs.readFileSync(path.join(tmp, 'products', 'create.md'), 'utf8');
+    expect(create).toContain('| `--name <value>` | **yes** |');
+    expect(create).toContain('canopy products create --name gateway');
+    expect(create).toContain(examples['products create'].output);
+    const artifactCreate = fs.readFileSync(path.join(tmp, 'artifacts', 'create.md'), 'utf8');
+    expect(artifactCreate).toContain('Create an artifact.');
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 });

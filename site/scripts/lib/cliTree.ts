@@ -6,12 +6,23 @@ export interface CliOption {
   flags: string;
   description: string;
   env?: string;
+  required?: boolean;
+}
+export interface CliArgument {
+  name: string;
+  description: string;
+  required: boolean;
 }
 export interface CliCommand {
   name: string;
   description: string;
+  /** commander's usage line after the command's name: `[options] <prn>`. */
+  usage?: string;
+  arguments?: CliArgument[];
   options: CliOption[];
   commands: CliCommand[];
+  /** The help text after the options (API route, example). */
+  help_after?: string;
 }
 
 export interface ResourceData {

@@ -6,6 +6,7 @@ import { FEATURE_LABELS, MEDIA_LABELS, boards } from '../boards';
 export default function SupportMatrix(): React.ReactNode {
   const features = Object.entries(FEATURE_LABELS) as [keyof (typeof boards)[number]['features'], string][];
   return (
+    <div className="support-matrix">
     <table>
       <thead>
         <tr>
@@ -28,5 +29,6 @@ export default function SupportMatrix(): React.ReactNode {
         ))}
       </tbody>
     </table>
+    </div>
   );
 }

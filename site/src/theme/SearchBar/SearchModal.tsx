@@ -12,9 +12,12 @@ import styles from './styles.module.css';
 const SHOWN = 8;
 
 // The search dialog: type to search the local index, arrows and Enter to pick, Escape to close.
-export default function SearchModal({ onClose }: { onClose: () => void }): React.ReactNode {
+export default function SearchModal({ onClose, typedBefore }: { onClose: () => void; typedBefore?: () => string }): React.ReactNode {
   const { siteConfig } = useDocusaurusContext();
   const history = useHistory();
+  // What was typed into the stand-in dialog while this code loaded (SearchBar's EarlyDialog).
+  // Read after commit, not at render: React may render this while the stand-in is still shown
+  // (and still being typed into), and commit it a little later.
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   // Ask mode quotes matching passages for a question; Escape leaves it before closing.
@@ -25,13 +28,14 @@ export default function SearchModal({ onClose }: { onClose: () => void }): React
   const hits = state.status === 'done' ? state.hits : [];
 
   useEffect(() => {
-    input.current?.focus();
+    const early = typedBefore?.() ?? '';
+    if (early) setQuery(early);
+    const field = input.current;
+    field?.focus();
+    // Keep the caret after what was typed before this code loaded.
+    if (field) field.value = early || field.value;
+    field?.setSelectionRange(field.value.length, field.value.length);
     warmUp(siteConfig.baseUrl).catch(() => undefined);
-    const previous = document.body.style.overflow;
-    document.body.style.overflow = 'hidden';
-    return () => {
-      document.body.style.overflow = previous;
-    };
   }, [siteConfig.baseUrl]);
 
   useEffect(() => setActive(0), [query]);
@@ -108,6 +112,7 @@ export default function SearchModal({ onClose }: { onClose: () => void }): React
               {hits.slice(0, SHOWN).map((hit, i) => (
                 <li key={hit.url} role="option" aria-selected={i === active} className={i === active ? styles.active : undefined}>
                   <Link to={hit.url} onClick={onClose} onMouseEnter={() => setActive(i)}>
+                    <span className="search-section">{hit.section}</span>
                     <span className={styles.hitTitle}>{hit.title}</span>
                     {hit.context && <span className={styles.hitPage}>{hit.context}</span>}
                   </Link>

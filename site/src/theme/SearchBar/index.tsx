@@ -1,4 +1,5 @@
-import React, { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import React, { Suspense, lazy, useCallback, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useSearchHotkeys } from './useSearchHotkeys';
 import styles from './styles.module.css';
 
@@ -8,7 +9,9 @@ import styles from './styles.module.css';
 // own chunk, which the browser prefetches at low priority (<link rel=prefetch>, not run) and
 // which is loaded for real when the reader points at or focuses the button, or presses a hotkey.
 const loadModal = () => import(/* webpackPrefetch: true */ './SearchModal');
-const SearchModal = lazy(loadModal);
+// With no network the chunk itself may not load: then the dialog says so, in the spec's words,
+// instead of crashing the page. A new lazy component per opening retries the load next time.
+const lazyModal = () => lazy(() => loadModal().catch(() => import('./ModalLoadFailed')));
 // A failed early load is not an error: opening the modal fetches the chunk again.
 const preloadModal = () => void loadModal().catch(() => undefined);
 
@@ -21,12 +24,55 @@ function MagnifierIcon(): React.ReactNode {
   );
 }
 
+/**
+ * While the modal's code loads, a plain dialog with a focused input stands in for it, so what the
+ * reader types right after Ctrl+K lands in an input (and is handed to the modal), not on the page.
+ */
+function EarlyDialog({ typed }: { typed: React.MutableRefObject<string> }): React.ReactNode {
+  return createPortal(
+    <div className={styles.backdrop}>
+      <div className={styles.dialog} role="dialog" aria-modal="true" aria-label="Search docs">
+        <input
+          autoFocus
+          className={styles.input}
+          type="search"
+          placeholder="Search docs"
+          aria-label="Search docs"
+          defaultValue={typed.current}
+          onInput={(e) => (typed.current = e.currentTarget.value)}
+        />
+      </div>
+    </div>,
+    document.body,
+  );
+}
+
+/** Keeps the page behind an open dialog from scrolling (wheel, touch, Space, arrows). */
+function useScrollLock(locked: boolean): void {
+  useEffect(() => {
+    if (!locked) return undefined;
+    const html = document.documentElement;
+    const previous = [html.style.overflow, document.body.style.overflow];
+    html.style.overflow = 'hidden';
+    document.body.style.overflow = 'hidden';
+    return () => {
+      [html.style.overflow, document.body.style.overflow] = previous;
+    };
+  }, [locked]);
+}
+
 export default function SearchBar(): React.ReactNode {
   const [open, setOpen] = useState(false);
+  const typed = useRef('');
+  const [SearchModal, setSearchModal] = useState(lazyModal);
+  useScrollLock(open);
   // The server render cannot know the platform; the label is corrected after hydration, and
   // only on Apple devices, so the button never changes for everyone else.
   const [mac, setMac] = useState(false);
-  const show = useCallback(() => setOpen(true), []);
+  const show = useCallback(() => {
+    typed.current = '';
+    setOpen(true);
+  }, []);
   useSearchHotkeys(show);
   useEffect(() => setMac(/Mac|iPhone|iPad/.test(navigator.platform)), []);
   return (
@@ -37,8 +83,16 @@ export default function SearchBar(): React.ReactNode {
         <kbd className={styles.shortcut}>{mac ? '⌘' : 'Ctrl'} K</kbd>
       </button>
       {open && (
-        <Suspense fallback={null}>
-          <SearchModal onClose={() => setOpen(false)} />
+        <Suspense fallback={<EarlyDialog typed={typed} />}>
+          <SearchModal
+            // Read when the modal mounts, not now: the reader may still be typing into EarlyDialog.
+            typedBefore={() => typed.current}
+            onClose={() => {
+              typed.current = '';
+              setOpen(false);
+              setSearchModal(lazyModal);
+            }}
+          />
         </Suspense>
       )}
     </>

@@ -9,7 +9,9 @@ import { useSiteSearch } from '@site/src/search/useSiteSearch';
 export default function SearchPage(): React.ReactNode {
   const location = useLocation();
   const history = useHistory();
-  const [query, setQuery] = useState(() => new URLSearchParams(location.search).get('q') ?? '');
+  // The static page was rendered without a query: start from the same empty query so hydration
+  // matches, then read ?q= in an effect.
+  const [query, setQuery] = useState('');
   const state = useSiteSearch(query);
 
   useEffect(() => {
@@ -43,6 +45,7 @@ export default function SearchPage(): React.ReactNode {
             <ol className="search-page-results">
               {state.hits.map((hit) => (
                 <li key={hit.url}>
+                  <span className="search-section">{hit.section}</span>
                   <Link to={hit.url}>{hit.title}</Link>
                   {hit.context && <div className="search-page-parent">{hit.context}</div>}
                 </li>
