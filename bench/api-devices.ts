@@ -89,7 +89,7 @@ await withDatabase(async (databaseUrl) => {
       const list = await warmedUp(['/devices?limit=100']);
       const pageBytes = Buffer.byteLength(await (await fetch(`${canopy.url}/devices?limit=100`, { headers })).text());
       // The same route over many different pages: requests of one page in one event-loop turn
-      // share its query (http/owned-json.ts), so this shows what a page costs when nothing is shared.
+      // share its query (read-path/owned-json.ts), so this shows what a page costs when nothing is shared.
       const pagePaths = await pagesOf(canopy.url, headers, DISTINCT_PAGES);
       return { list, pageBytes, distinct: await warmedUp(pagePaths) };
     };

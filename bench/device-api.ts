@@ -22,16 +22,15 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { startCanopy } from './lib/canopy';
-import { makeDeviceCa, makeDevices, makeServerIdentity } from './lib/device-certificates';
+import { startBareServer, type BareServer } from './lib/bare-server';
+import { makeDeviceCa, makeDevices } from './lib/device-certificates';
 import { enrollFleet } from './lib/fleet-enrollment';
 import { loadAverage, serverCpuClock } from './lib/cpu-time';
 import { formatHandshakes, handshakeLoad, impliedCapacity, TARGET_CORES, type HandshakeLoadOptions, type HandshakeLoadResult } from './lib/handshake-load';
 import { formatRatio } from './lib/load';
 import { mtlsLoad, percentile, type MtlsClient, type MtlsLoadResult } from './lib/mtls-load';
 import { committedTransactions, withClient, withDatabase } from './lib/postgres';
-import { freePort, startNode } from './lib/processes';
 import { WARM_UP_SECONDS } from './lib/warm-up';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
@@ -78,25 +77,6 @@ async function withCommitsPerRequest<T extends { requestsPerSecond: number }>(da
   return { ...result, commitsPerRequest: ((await commitCount(databaseUrl)) - before) / Math.max(1, result.requestsPerSecond * seconds) };
 }
 
-/**
- * A bare mTLS server in its own process, trusting the device CA: the hello-world baseline, or the
- * floor of an update check (lib/update-check-floor.ts, with the database in `env`).
- */
-async function startBareServer(script: string, deviceCaPem: string, probe: MtlsClient, env: Record<string, string> = {}) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-bench-bare-'));
-  const { ca, server } = await makeServerIdentity();
-  const files = { TLS_CERT: path.join(dir, 'server.pem'), TLS_KEY: path.join(dir, 'server.key'), CLIENT_CA: path.join(dir, 'clients.pem') };
-  fs.writeFileSync(files.TLS_CERT, server.certPem);
-  fs.writeFileSync(files.TLS_KEY, server.keyPem);
-  fs.writeFileSync(files.CLIENT_CA, deviceCaPem);
-  const port = await freePort();
-  const url = `https://127.0.0.1:${port}/update`;
-  const ready = async () => (await mtlsLoad({ url, ca: ca.certPem, clients: [probe], seconds: 0.01 })).requestsPerSecond > 0;
-  const child = await startNode(script, { ...files, ...env, PORT: String(port) }, ready);
-  return { child, url, ca: ca.certPem, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
-
-type BareServer = Awaited<ReturnType<typeof startBareServer>>;
 
 /** One round of the keep-alive comparison: the hello-world's, Canopy's and the floor's loads, back to back. */
 interface KeepAliveRound {

@@ -9,7 +9,7 @@
  *
  * Seeding: devices (100,000 in one statement) and signed binaries go straight into the database;
  * releases are created through the API, because the server keeps each cohort's chain in memory
- * against a stamp that only chain edits through the service move (src/releases/chain-cache.ts).
+ * against a stamp that only chain edits through the service move (src/updates/chain-cache.ts).
  * Then the same load against the floor of an update check (lib/update-check-floor.ts: a bare
  * Fastify app doing only the device read and the event write every check must do, grouped as
  * generously as possible) on the same database: what this machine allows any implementation.

@@ -8,10 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { createSiteServer } from '../packages/server/src/site/static-site';
-import { medianLighthouse, type LighthouseRun } from './lib/lighthouse';
+import { staticBuildLighthouse, type LighthouseRun } from './lib/lighthouse';
 import { launchChromium } from '../site/test/helpers/browser';
 import { startStaticServer } from '../site/test/helpers/staticServer';
 
@@ -68,17 +66,6 @@ async function firstLoadJs(buildDir: string, route: string): Promise<{ files: nu
   return { files: scripts.size, raw, gzip };
 }
 
-/** Lighthouse on the home page, served by the same server `npm start` runs for the docs. */
-async function homeLighthouse(buildDir: string): Promise<Awaited<ReturnType<typeof medianLighthouse>>> {
-  const server = createSiteServer(buildDir);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  try {
-    return await medianLighthouse(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, LIGHTHOUSE_RUNS);
-  } finally {
-    await new Promise((resolve) => server.close(resolve));
-  }
-}
-
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 // A function, not top-level await: the root package compiles .ts files as CommonJS.
@@ -90,8 +77,8 @@ async function main(): Promise<void> {
   const ours = await firstLoadJs(path.join(siteDir, 'build'), '/canopy-core/overview');
   const stock = await firstLoadJs(path.join(stockDir, 'build'), '/docs/intro');
   const ratio = ours.gzip / stock.gzip;
-  const lighthouse = await homeLighthouse(path.join(siteDir, 'build'));
-  const stockLighthouse = await homeLighthouse(path.join(stockDir, 'build'));
+  const lighthouse = await staticBuildLighthouse(path.join(siteDir, 'build'), LIGHTHOUSE_RUNS);
+  const stockLighthouse = await staticBuildLighthouse(path.join(stockDir, 'build'), LIGHTHOUSE_RUNS);
 
   console.log('| measure | Canopy site | stock classic template | ratio |');
   console.log('| --- | --- | --- | --- |');

@@ -7,6 +7,7 @@
  */
 import { constants } from 'node:crypto';
 import fs from 'node:fs';
+import type { TLSSocket } from 'node:tls';
 
 export function bareMtlsOptions() {
   return {
@@ -17,4 +18,15 @@ export function bareMtlsOptions() {
     rejectUnauthorized: true,
     secureOptions: constants.SSL_OP_NO_TICKET,
   };
+}
+
+/** The connection's certificate fingerprint as registered (upper-case hex), once per connection. */
+const fingerprints = new WeakMap<object, string>();
+export function peerFingerprint(socket: TLSSocket): string {
+  let fingerprint = fingerprints.get(socket);
+  if (!fingerprint) {
+    fingerprint = socket.getPeerX509Certificate()!.fingerprint256.replace(/:/g, '');
+    fingerprints.set(socket, fingerprint);
+  }
+  return fingerprint;
 }

@@ -8,7 +8,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+import { createSiteServer } from '../../packages/server/src/site/static-site';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -22,6 +25,8 @@ export interface LighthouseRun {
   benchmarkIndex: number;
   /** Audit id -> displayed value, for the metrics behind the score. */
   metrics: Record<string, string>;
+  /** What Lighthouse says would save the most load time (its opportunities), largest first. */
+  opportunities: string[];
 }
 
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
@@ -66,25 +71,90 @@ async function startChromium(): Promise<{ port: number; stop: () => Promise<void
   return { port, stop };
 }
 
-export async function runLighthouse(url: string): Promise<LighthouseRun> {
-  const chromium = await startChromium();
+type Result = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+
+/** The paths an opportunity names (the first three), to know which responses it means. */
+function itemsOf(audit: Result['audits'][string]): string {
+  const items = ((audit.details as { items?: { url?: string }[] }).items ?? []).map((item) => item.url).filter((url): url is string => Boolean(url));
+  return items.length === 0 ? '' : `: ${items.slice(0, 3).map((url) => (URL.canParse(url) ? new URL(url).pathname : url)).join(', ')}`;
+}
+
+/** The performance audits that fail with an estimated saving, as "title (saving)". */
+function opportunitiesOf(lhr: Result): string[] {
+  return Object.values(lhr.audits)
+    .filter((audit) => audit.details?.type === 'opportunity' && (audit.score ?? 1) < 0.9)
+    .map((audit) => ({ audit, ms: (audit.details as { overallSavingsMs?: number }).overallSavingsMs ?? 0 }))
+    .sort((a, b) => b.ms - a.ms)
+    .map(({ audit, ms }) => `${audit.title} (${Math.round(ms)} ms${audit.displayValue ? `; ${audit.displayValue}` : ''}${itemsOf(audit)})`);
+}
+
+export interface LighthouseOptions {
+  /**
+   * Entries written into the page's sessionStorage before any of its scripts runs, on every
+   * document Lighthouse loads (the console's signed-in session lives there, so its fleet view
+   * can be audited as a signed-in operator first sees it). Lighthouse still resets the origin's
+   * storage and cache first: the run stays a cold first visit.
+   */
+  sessionStorage?: Record<string, string>;
+}
+
+/** Writes `entries` into sessionStorage; runs in the page (about:blank has none, hence the try). */
+function fillSessionStorage(entries: Record<string, string>): void {
   try {
-    const result = await lighthouse(url, { port: chromium.port, onlyCategories: ['performance'], logLevel: 'error', output: 'json' });
+    for (const [key, value] of Object.entries(entries)) sessionStorage.setItem(key, value);
+  } catch {
+    // a document without storage
+  }
+}
+
+export async function runLighthouse(url: string, options: LighthouseOptions = {}): Promise<LighthouseRun> {
+  const chromium = await startChromium();
+  // Lighthouse drives a page of ours (through puppeteer-core, which it uses itself), so that the
+  // page can be given its session before Lighthouse navigates it.
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chromium.port}` });
+  try {
+    const page = await browser.newPage();
+    if (options.sessionStorage) await page.evaluateOnNewDocument(fillSessionStorage, options.sessionStorage);
+    const result = await lighthouse(url, { port: chromium.port, onlyCategories: ['performance'], logLevel: 'error', output: 'json' }, undefined, page);
     if (!result) throw new Error('lighthouse returned no result');
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.message}`);
     const metrics: Record<string, string> = {};
     for (const id of METRICS) metrics[id] = lhr.audits[id]?.displayValue ?? '?';
-    return { performance: Math.round((lhr.categories.performance.score ?? 0) * 100), benchmarkIndex: Math.round(lhr.environment.benchmarkIndex), metrics };
+    return { performance: Math.round((lhr.categories.performance.score ?? 0) * 100), benchmarkIndex: Math.round(lhr.environment.benchmarkIndex), metrics, opportunities: opportunitiesOf(lhr) };
   } finally {
+    await browser.disconnect();
     await chromium.stop();
   }
 }
 
-/** Runs Lighthouse `times` times one after another and returns the run with the median score. */
-export async function medianLighthouse(url: string, times: number): Promise<{ median: LighthouseRun; scores: number[]; benchmarkIndexes: number[] }> {
+/**
+ * Runs Lighthouse `times` times one after another and returns the run with the median score of
+ * those that finished. A run Lighthouse gives up on (on a loaded machine it can find the page
+ * "stopped responding") is counted in `failures` with its reason, not thrown: the others stand.
+ */
+export async function medianLighthouse(url: string, times: number, options: LighthouseOptions = {}): Promise<{ median: LighthouseRun; scores: number[]; benchmarkIndexes: number[]; failures: string[] }> {
   const runs: LighthouseRun[] = [];
-  for (let i = 0; i < times; i += 1) runs.push(await runLighthouse(url));
+  const failures: string[] = [];
+  for (let i = 0; i < times; i += 1) {
+    try {
+      runs.push(await runLighthouse(url, options));
+    } catch (error) {
+      failures.push((error as Error).message);
+    }
+  }
+  if (runs.length === 0) throw new Error(`every Lighthouse run of ${url} failed: ${failures.join('; ')}`);
   const sorted = [...runs].sort((a, b) => a.performance - b.performance);
-  return { median: sorted[Math.floor(sorted.length / 2)], scores: runs.map((r) => r.performance), benchmarkIndexes: runs.map((r) => r.benchmarkIndex) };
+  return { median: sorted[Math.floor(sorted.length / 2)], scores: runs.map((r) => r.performance), benchmarkIndexes: runs.map((r) => r.benchmarkIndex), failures };
+}
+
+/** Lighthouse on `/` of a static build, served by the server `npm start` runs for the docs (gzip, cache headers). */
+export async function staticBuildLighthouse(buildDir: string, times: number): Promise<Awaited<ReturnType<typeof medianLighthouse>>> {
+  const server = createSiteServer(buildDir);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    return await medianLighthouse(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, times);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
 }

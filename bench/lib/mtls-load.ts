@@ -21,6 +21,8 @@ export interface MtlsLoadOptions {
   clients: MtlsClient[];
   seconds: number;
   headers?: Record<string, string>;
+  /** A JSON body: every request is then a POST of it. */
+  body?: string;
 }
 
 export interface MtlsLoadResult {
@@ -94,7 +96,7 @@ function runConnection(url: URL, options: tls.ConnectionOptions, request: string
 /** Keep-alive: each client holds one connection for the whole run. */
 export async function mtlsLoad(options: MtlsLoadOptions): Promise<MtlsLoadResult> {
   const url = new URL(options.url);
-  const request = requestText(url, options.headers ?? {});
+  const request = requestText(url, options.headers ?? {}, options.body);
   const deadline = Date.now() + options.seconds * 1000;
   const out = { latencies: [] as number[], non2xx: 0, errors: 0 };
   const started = Date.now();

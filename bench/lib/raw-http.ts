@@ -5,10 +5,14 @@
  * against 0.17 ms); on a 2-core machine that CPU is taken from the server being measured.
  */
 
-/** The text of a GET request for `url`, ready to write on every request of a connection. */
-export function requestText(url: URL, headers: Record<string, string>): string {
-  const lines = Object.entries({ host: url.host, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
-  return `GET ${url.pathname}${url.search} HTTP/1.1\r\n${lines.join('')}\r\n`;
+/**
+ * The text of a request for `url`, ready to write on every request of a connection: a GET, or
+ * with `body` a POST of that JSON.
+ */
+export function requestText(url: URL, headers: Record<string, string>, body?: string): string {
+  const withBody = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) };
+  const lines = Object.entries({ host: url.host, ...withBody, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `${body === undefined ? 'GET' : 'POST'} ${url.pathname}${url.search} HTTP/1.1\r\n${lines.join('')}\r\n${body ?? ''}`;
 }
 
 const HEAD_END = Buffer.from('\r\n\r\n');

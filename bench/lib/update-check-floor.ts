@@ -11,7 +11,7 @@
  *
  * Then it reads the device and records its `device.checked_for_release` event, and answers a fixed
  * `no_update`. The event commits as Canopy commits a check that changes nothing
- * (releases/check-writes.ts): visible before the answer, its WAL flush not waited for. Requests
+ * (updates/check-writes.ts): visible before the answer, its WAL flush not waited for. Requests
  * are grouped as generously as possible: all requests of an event-loop turn share ONE statement
  * (the device read and the event insert together, one round trip, one commit), and while 2 are at
  * the database the next waits and grows.
@@ -25,7 +25,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import pg from 'pg';
-import { bareMtlsOptions } from './bare-tls';
+import { bareMtlsOptions, peerFingerprint } from './bare-tls';
+import { turnGroupedStatement } from './turn-grouped-statement';
 
 /** Statements at the database at once: of 2, 4 and 8, 2 made the largest groups and the best rate. */
 const IN_FLIGHT = 2;
@@ -48,62 +49,22 @@ const READ_AND_RECORD = `with d as (${FIND}), recorded as (
   )
   select key from d`;
 
-interface Waiting {
-  /** The device's id, or its certificate's fingerprint. */
-  key: string;
-  done(found: boolean): void;
-  fail(error: unknown): void;
-}
-
-/** Requests waiting for the next statement: one turn's, or more while IN_FLIGHT are out. */
-let waiting: Waiting[] = [];
-let inFlight = 0;
-
-function flush(): void {
-  if (waiting.length === 0 || inFlight >= IN_FLIGHT) return;
-  const group = waiting;
-  waiting = [];
-  inFlight++;
-  pool
-    .query({ name: 'floor', text: READ_AND_RECORD, values: [group.map((w) => w.key), DEVICE_MODE ? null : ACTOR_PRN] })
-    .then(
-      (result) => {
-        const found = new Set(result.rows.map((row) => row.key as string));
-        for (const request of group) request.done(found.has(request.key));
-      },
-      (error) => group.forEach((request) => request.fail(error)),
-    )
-    .finally(() => {
-      inFlight--;
-      flush();
-    });
-}
-
-function readAndRecord(key: string): Promise<boolean> {
-  return new Promise((done, fail) => {
-    if (waiting.length === 0) setImmediate(flush);
-    waiting.push({ key, done, fail });
-  });
-}
+/** A device, by its id (admin) or its certificate's fingerprint (device). */
+const readAndRecord = turnGroupedStatement<string>(pool, {
+  name: 'floor',
+  text: READ_AND_RECORD,
+  inFlight: IN_FLIGHT,
+  values: (keys) => [keys, DEVICE_MODE ? null : ACTOR_PRN],
+  keyOf: (key) => key,
+});
 
 const NO_UPDATE = { status: 'no_update', source_type: null, source_prn: null, bundle_prn: null, manifest: null };
 
 const app = DEVICE_MODE ? Fastify({ logger: false, https: bareMtlsOptions() }) : Fastify({ logger: false });
 
-/** The connection's certificate fingerprint as registered (upper-case hex), once per connection. */
-const fingerprints = new WeakMap<object, string>();
-function fingerprintOf(socket: TLSSocket): string {
-  let fingerprint = fingerprints.get(socket);
-  if (!fingerprint) {
-    fingerprint = socket.getPeerX509Certificate()!.fingerprint256.replace(/:/g, '');
-    fingerprints.set(socket, fingerprint);
-  }
-  return fingerprint;
-}
-
 if (DEVICE_MODE) {
   app.get('/update', async (request, reply) => {
-    if (!(await readAndRecord(fingerprintOf(request.raw.socket as TLSSocket)))) return reply.code(401).send({ errors: [{ code: 'unauthenticated' }] });
+    if (!(await readAndRecord(peerFingerprint(request.raw.socket as TLSSocket)))) return reply.code(401).send({ errors: [{ code: 'unauthenticated' }] });
     return NO_UPDATE;
   });
 }

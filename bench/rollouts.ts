@@ -1,0 +1,199 @@
+/**
+ * Issue 30's benchmark, on PostgreSQL, two comparisons each measured in the same run:
+ *
+ * 1. GET /releases/{prn}/rollout on a cohort of BENCH_DEVICES (default 100,000) devices that all
+ *    reported on the release, beside GET /releases/{prn} of the same release (target: at least
+ *    50% of its requests per second), 64 connections (autocannon). The counts come from counters;
+ *    the "why not" is the last evaluation (src/rollouts/service.ts), taken again in the
+ *    background every 5 s of requests: its cost is in the figures.
+ * 2. Report ingestion: POST /update/reports over mutual TLS, 64 devices each on one kept-alive
+ *    connection, beside the device API's GET /update from the same devices (target: at least 70%).
+ *    The reports are `downloading` progress reports for the release, the ones a daemon sends most.
+ *    Each round also loads the floor of report ingestion (lib/report-ingestion-floor.ts: what any
+ *    implementation must do, one durable row per report), so the figure says how far from what
+ *    this machine allows the route is, whatever the neighbours' load.
+ *
+ * BENCH_ONLY=rollout|ingestion runs one of the two; BENCH_BUNDLE=dist-before runs an earlier
+ * server bundle (packages/server/dist-before, see compare-bundles.ts) instead of the working tree's. Each comparison runs BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (default 5) per load,
+ * alternating which goes first, after a warm-up of each; the median round's ratio is printed with
+ * the p99 over all rounds. Seeding goes straight into the database (devices and their reports in
+ * batches; the triggers of migration 0006 keep the counters as they would for reports
+ * over the API); the releases are created through the API, so the chain stamp moves as in
+ * production, and the 64 connecting devices are registered with real certificates
+ * (lib/fleet-enrollment.ts).
+ */
+import pg from 'pg';
+import { startBareServer, type BareServer } from './lib/bare-server';
+import { loadAverage } from './lib/cpu-time';
+import { startCanopy } from './lib/canopy';
+import { makeDeviceCa, makeDevices } from './lib/device-certificates';
+import { enrollFleet } from './lib/fleet-enrollment';
+import { formatRatio, load, type LoadResult } from './lib/load';
+import { mtlsLoad, percentile, type MtlsLoadResult } from './lib/mtls-load';
+import { withDatabase } from './lib/postgres';
+import { WARM_UP_SECONDS } from './lib/warm-up';
+
+const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 64;
+/** BENCH_ONLY=rollout or BENCH_ONLY=ingestion runs one comparison. */
+const ONLY = process.env.BENCH_ONLY;
+/** BENCH_BUNDLE=<dir under packages/server>: run an earlier server bundle (a before/after), not the working tree's. */
+const BUNDLE = process.env.BENCH_BUNDLE || undefined;
+/** Rows per seeding statement. */
+const SEED_BATCH = 2000;
+const STATUSES = ['downloading', 'installing', 'rebooting', 'installed', 'failed', 'rolled_back'];
+
+type Measured = { requestsPerSecond: number; p99: number; non2xx: number; errors: number };
+
+/**
+ * `rounds` rounds of the two loads, alternating which goes first (this machine's speed drifts
+ * within minutes); the median round's ratio, and each side's rate in that round with its worst p99.
+ */
+async function compare<T extends Measured>(measured: () => Promise<T>, baseline: () => Promise<T>, p99Of: (results: T[]) => number) {
+  const rounds: { measured: T; baseline: T; ratio: number }[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const first = i % 2 === 0 ? await measured() : await baseline();
+    const second = i % 2 === 0 ? await baseline() : await measured();
+    const [m, b] = i % 2 === 0 ? [first, second] : [second, first];
+    rounds.push({ measured: m, baseline: b, ratio: m.requestsPerSecond / b.requestsPerSecond });
+  }
+  const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)];
+  const sum = (results: T[], key: 'non2xx' | 'errors') => results.reduce((n, r) => n + r[key], 0);
+  const all = (side: 'measured' | 'baseline') => rounds.map((round) => round[side]);
+  const summary = (side: 'measured' | 'baseline'): Measured => ({
+    requestsPerSecond: median[side].requestsPerSecond,
+    p99: p99Of(all(side)),
+    non2xx: sum(all(side), 'non2xx'),
+    errors: sum(all(side), 'errors'),
+  });
+  return { measured: summary('measured'), baseline: summary('baseline'), ratios: rounds.map((round) => `${(round.ratio * 100).toFixed(1)}%`).join(', ') };
+}
+
+await withDatabase(async (databaseUrl) => {
+  const canopy = await startCanopy(databaseUrl, {}, BUNDLE);
+  let floor: BareServer | null = null;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const headers = { authorization: `Bearer ${canopy.apiKey}`, 'content-type': 'application/json' };
+    const deviceCa = await makeDeviceCa();
+    const connecting = await makeDevices(deviceCa, CONNECTIONS, CONNECTIONS);
+    await enrollFleet(canopy, databaseUrl, deviceCa, connecting);
+    const { rows: [product] } = await client.query(`select id, organization_id from products where name = 'bench'`);
+    const org = { id: product.organization_id as string };
+    const { rows: [cohort] } = await client.query(`insert into cohorts (id, organization_id, product_id, name) values (gen_random_uuid(), $1, $2, 'bench') returning id`, [org.id, product.id]);
+    const { rows: [artifact] } = await client.query(`insert into artifacts (id, organization_id, name) values (gen_random_uuid(), $1, 'rootfs') returning id`, [org.id]);
+    const releasePrns: string[] = [];
+    const bundlePrns: string[] = [];
+    for (let i = 1; i <= 2; i++) {
+      const { rows: [version] } = await client.query(`insert into artifact_versions (id, organization_id, artifact_id, version) values (gen_random_uuid(), $1, $2, $3) returning id`, [org.id, artifact.id, `1.0.${i}`]);
+      await client.query(
+        `insert into binaries (id, organization_id, artifact_version_id, target, hash, size, state) values (gen_random_uuid(), $1, $2, 'aarch64-unknown-linux-gnu', $3, 1024, 'signed')`,
+        [org.id, version.id, 'a'.repeat(64)],
+      );
+      const { rows: [bundle] } = await client.query(`insert into bundles (id, organization_id, name) values (gen_random_uuid(), $1, $2) returning id`, [org.id, `b${i}`]);
+      await client.query(`insert into bundle_artifact_versions (bundle_id, artifact_version_id, index) values ($1, $2, 0)`, [bundle.id, version.id]);
+      bundlePrns.push(`prn:1:${org.id}:bundle:${bundle.id}`);
+      const response = await fetch(`${canopy.url}/releases`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ cohort_prn: `prn:1:${org.id}:cohort:${cohort.id}`, bundle_prn: bundlePrns[i - 1], name: `r${i}`, required: false, schedule_date: null, phase_value: i === 2 ? 0.5 : 1 }),
+      });
+      const body = (await response.json()) as { release: { prn: string } };
+      if (response.status !== 201) throw new Error(`release: ${response.status} ${JSON.stringify(body)}`);
+      releasePrns.push(body.release.prn);
+    }
+    const [r1, r2] = releasePrns;
+    const started = Date.now();
+    // The connecting devices join the cohort on r1; the rest of the cohort is seeded beside them.
+    await client.query(`update devices set cohort_id = $1, target = 'aarch64-unknown-linux-gnu', reported_release_prn = $2, reported_bundle_prn = $3 where product_id = $4`, [
+      cohort.id,
+      r1,
+      bundlePrns[0],
+      product.id,
+    ]);
+    // In batches, each its own transaction: the counter triggers update one stripe row per row
+    // written, and a row updated 100,000 times in one transaction costs quadratic time.
+    for (let from = 1; from <= DEVICES - CONNECTIONS; from += SEED_BATCH) {
+      await client.query(
+        `insert into devices (id, organization_id, product_id, cohort_id, identifier, target, reported_release_prn, reported_bundle_prn)
+         select gen_random_uuid(), $1, $2, $3, 'device-' || g, 'aarch64-unknown-linux-gnu', $6, $7 from generate_series($4::int, $5::int) g`,
+        [org.id, product.id, cohort.id, from, Math.min(DEVICES - CONNECTIONS, from + SEED_BATCH - 1), r1, bundlePrns[0]],
+      );
+    }
+    const { rows: deviceIds } = await client.query(`select id from devices where cohort_id = $1`, [cohort.id]);
+    for (let from = 0; from < deviceIds.length; from += SEED_BATCH) {
+      await client.query(
+        `insert into device_update_reports (id, organization_id, device_id, release_id, bundle_id, status, event_id)
+         select gen_random_uuid(), $1, d, $2, $3, ($4::text[])[1 + (n::int % 6)], gen_random_uuid() from unnest($5::uuid[]) with ordinality as t(d, n)`,
+        [org.id, r2.split(':').pop(), bundlePrns[1].split(':').pop(), STATUSES, deviceIds.slice(from, from + SEED_BATCH).map((row) => row.id)],
+      );
+    }
+    await client.query('vacuum analyze devices');
+    await client.query('vacuum analyze device_update_reports');
+    console.error(`seeded ${DEVICES} devices and their reports in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+    console.log(`\nPostgreSQL, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per load (rounds' ratios in brackets)`);
+    if (ONLY !== 'ingestion') {
+      // 1. Rollout progress beside the release's own read.
+      const admin = (path: string) => {
+        const options = { url: `${canopy.url}${path}`, connections: CONNECTIONS, headers };
+        return { warm: () => load({ ...options, seconds: WARM_UP_SECONDS }), run: () => load({ ...options, seconds: SECONDS }) };
+      };
+      const release = admin(`/releases/${r2}`);
+      const rollout = admin(`/releases/${r2}/rollout`);
+      await release.warm();
+      await rollout.warm();
+      const progress = await compare<LoadResult>(rollout.run, release.run, (results) => Math.max(...results.map((r) => r.p99)));
+      const answer = (await (await fetch(`${canopy.url}/releases/${r2}/rollout`, { headers })).json()) as {
+        rollout: { cohort_devices: number; reported: Record<string, number>; eligible: number; eligibility_evaluated_at: string };
+      };
+      console.log(`GET /releases/{prn}/rollout, ${DEVICES} devices all reported:`);
+      console.log(formatRatio('rollout progress', progress.measured, progress.baseline, 0.5), `(baseline: GET /releases/{prn}) [${progress.ratios}]`);
+      console.log(`  cohort ${answer.rollout.cohort_devices}, reported ${JSON.stringify(answer.rollout.reported)}, eligible ${answer.rollout.eligible}, evaluated at ${answer.rollout.eligibility_evaluated_at}`);
+    }
+    if (ONLY !== 'rollout') {
+      // 2. Report ingestion beside the update check, from the same devices over mutual TLS, and
+      // beside its floor (lib/report-ingestion-floor.ts: one durable row per report, grouped).
+      const device = { url: `https://127.0.0.1:${canopy.devicePort}`, ca: canopy.deviceServerCaPem(), clients: connecting };
+      const position = { 'canopy-release-prn': r1, 'canopy-bundle-prn': bundlePrns[0] };
+      const report = JSON.stringify({ status: 'downloading', release_prn: r2, bundle_prn: bundlePrns[1], progress: 0.5 });
+      floor = await startBareServer('bench/lib/report-ingestion-floor.ts', deviceCa.certPem, connecting[0], { DATABASE_URL: databaseUrl }, { path: '/update/reports', body: report });
+      const floorServer = floor;
+      const check = (seconds: number) => mtlsLoad({ ...device, url: `${device.url}/update`, seconds, headers: position });
+      const ingest = (seconds: number) => mtlsLoad({ ...device, url: `${device.url}/update/reports`, seconds, body: report });
+      const atFloor = (seconds: number) => mtlsLoad({ url: floorServer.url, ca: floorServer.ca, clients: connecting, seconds, body: report });
+      await check(WARM_UP_SECONDS);
+      await ingest(WARM_UP_SECONDS);
+      await atFloor(WARM_UP_SECONDS);
+      const floorRates: number[] = [];
+      const ingestion = await compare<MtlsLoadResult>(
+        () => ingest(SECONDS),
+        async () => {
+          // The floor's load runs beside each round's baseline, so its rate is of the same minute.
+          const measured = await check(SECONDS);
+          floorRates.push((await atFloor(SECONDS)).requestsPerSecond);
+          return measured;
+        },
+        (results) => percentile(results.flatMap((r) => r.latencies).sort((a, b) => a - b), 0.99),
+      );
+      const medianFloor = [...floorRates].sort((a, b) => a - b)[Math.floor((floorRates.length - 1) / 2)];
+      console.log(`POST /update/reports over mutual TLS, kept alive${BUNDLE ? ` (server bundle ${BUNDLE})` : ''}:`);
+      console.log(formatRatio('report ingestion', ingestion.measured, ingestion.baseline, 0.7), `(baseline: GET /update) [${ingestion.ratios}]`);
+      console.log(
+        `  floor (device + one durable row per report, grouped): rounds ${floorRates.map((r) => r.toFixed(0)).join(', ')} req/s; ` +
+          `ingestion at ${((ingestion.measured.requestsPerSecond / medianFloor) * 100).toFixed(1)}% of its median`,
+      );
+      console.log(`  load average at the end: ${loadAverage()}`);
+    }
+  } finally {
+    await client.end();
+    await canopy.child.stop();
+    if (floor) {
+      await floor.child.stop();
+      floor.remove();
+    }
+  }
+});
