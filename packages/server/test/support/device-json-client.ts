@@ -10,13 +10,29 @@ import type { DeviceCredentials, DeviceTarget } from './device-client';
 import { createDevice, createProduct, registerDeviceCertificate, registeredCa } from './device-fleet';
 import type { Api, ApiResponse } from './server';
 
+/** What a connection closed before its TLS handshake finished fails with: the server shed it. */
+const SHED_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
+/** How long a shed request keeps retrying, as a device would after its backoff. */
+const SHED_RETRY_MS = 60_000;
+
+export interface DeviceApiOptions {
+  /**
+   * Retry a request whose connection the server closed before the TLS handshake finished
+   * (handshake shedding, device-api/handshake-shedding.ts), after a short jittered pause, as
+   * devices do: nothing of the request reached the server. Default true: a loaded machine sheds
+   * now and then, which is not what most tests test. A refused connection (no server) is never
+   * retried. The reconnect-storm test sets false to count the shed attempts itself.
+   */
+  retryShed?: boolean;
+}
+
 /**
  * An `Api` that calls the device API at `target` presenting `credentials` (null: no client
  * certificate). `target` is read on every call, so a TestServer that restarts keeps working.
  * Each request opens its own TLS connection, so each is authenticated afresh.
  */
-export function deviceApi(target: DeviceTarget, credentials: DeviceCredentials | null): Api {
-  return (method, path, body, options = {}) => {
+export function deviceApi(target: DeviceTarget, credentials: DeviceCredentials | null, { retryShed = true }: DeviceApiOptions = {}): Api {
+  return async (method, path, body, options = {}) => {
     const url = new URL(path, target.deviceUrl);
     const headers: Record<string, string> = { ...options.headers };
     let payload: string | Uint8Array | undefined = options.raw;
@@ -25,32 +41,59 @@ export function deviceApi(target: DeviceTarget, credentials: DeviceCredentials |
       headers['content-type'] ??= 'application/json';
     }
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
-    return new Promise<ApiResponse<never>>((resolve, reject) => {
-      const request = https.request(
-        url,
-        { method, headers, ca: target.deviceServerCaPem, agent: false, cert: credentials?.certPem, key: credentials?.keyPem },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let parsed: unknown = text;
-            try {
-              parsed = text ? JSON.parse(text) : null;
-            } catch {
-              // not JSON: keep the text
-            }
-            const responseHeaders = new Headers();
-            for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
-            resolve({ status: response.statusCode ?? 0, body: parsed as never, headers: responseHeaders });
-          });
-          response.on('error', reject);
-        },
-      );
-      request.on('error', reject);
-      request.end(payload);
-    });
+    const giveUpAt = Date.now() + SHED_RETRY_MS;
+    for (;;) {
+      try {
+        return await requestOnce(url, method, headers, payload, target, credentials);
+      } catch (error) {
+        const shed = error instanceof ShedError;
+        if (!shed || !retryShed || Date.now() > giveUpAt) throw shed ? error.cause : error;
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
+      }
+    }
   };
+}
+
+/** A connection closed by the server before its TLS handshake finished; `cause` is the socket's error. */
+class ShedError extends Error {}
+
+function requestOnce(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  payload: string | Uint8Array | undefined,
+  target: DeviceTarget,
+  credentials: DeviceCredentials | null,
+): Promise<ApiResponse<never>> {
+  return new Promise<ApiResponse<never>>((resolve, reject) => {
+    let secured = false;
+    const request = https.request(
+      url,
+      { method, headers, ca: target.deviceServerCaPem, agent: false, cert: credentials?.certPem, key: credentials?.keyPem },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : null;
+          } catch {
+            // not JSON: keep the text
+          }
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
+          resolve({ status: response.statusCode ?? 0, body: parsed as never, headers: responseHeaders });
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('socket', (socket) => socket.once('secureConnect', () => (secured = true)));
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      reject(!secured && SHED_ERRORS.has(error.code ?? '') ? new ShedError('shed before the TLS handshake', { cause: error }) : error);
+    });
+    request.end(payload);
+  });
 }
 
 export interface EnrolledDevice {
