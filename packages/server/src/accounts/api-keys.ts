@@ -7,9 +7,8 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import type { Actor, Role } from '../http/actor';
 import { hashToken } from '../http/auth';
-import { resourcePrn, userPrn } from '../core/prn';
+import { organizationPrn, resourcePrn, userPrn } from '../core/prn';
 import { toRfc3339 } from '../core/time';
-import { ownedResourceFields } from '../http/wire-fields';
 import { recordEvent } from '../events/service';
 import { cachedActor, lookupOnce, rememberActor } from './key-cache';
 import { apiKeys, type ApiKeyKind } from './schema';
@@ -65,7 +64,8 @@ export async function createApiKey(tx: Executor, input: NewApiKey): Promise<{ ro
 
 export function apiKeyToWire(row: ApiKeyRow) {
   return {
-    ...ownedResourceFields('api_key', row),
+    prn: resourcePrn(row.organizationId, 'api_key', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     name: row.name,
     kind: row.kind,
     role: row.role,

@@ -2,6 +2,7 @@
  * Artifacts: named things a device installs (a rootfs, a bootloader, an app), each with versions.
  * An artifact is deleted only once it has no versions left, so nothing a bundle points at vanishes.
  */
+import { organizationPrn, resourcePrn } from '../core/prn';
 import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
@@ -10,7 +11,7 @@ import { conflict, notFound } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
 import type { SearchFields } from '../search/search';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { idFor, insertWithCallerId } from '../http/caller-id';
 import { artifacts, artifactVersions } from './schema';
 
@@ -18,7 +19,8 @@ export type ArtifactRow = typeof artifacts.$inferSelect;
 
 export function artifactToWire(row: ArtifactRow) {
   return {
-    ...ownedResourceFields('artifact', row),
+    prn: resourcePrn(row.organizationId, 'artifact', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     name: row.name,
     description: row.description,
     custom_metadata: row.customMetadata,

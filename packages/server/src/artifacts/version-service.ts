@@ -10,9 +10,9 @@ import { checkCustomMetadata } from '../http/custom-metadata';
 import { invalidField, notFound } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../core/prn';
 import type { SearchFields } from '../search/search';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { idFor, insertWithCallerId } from '../http/caller-id';
 import { artifacts, artifactVersions } from './schema';
 import { getArtifact } from './service';
@@ -21,7 +21,8 @@ export type ArtifactVersionRow = typeof artifactVersions.$inferSelect;
 
 export function artifactVersionToWire(row: ArtifactVersionRow) {
   return {
-    ...ownedResourceFields('artifact_version', row),
+    prn: resourcePrn(row.organizationId, 'artifact_version', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     artifact_prn: resourcePrn(row.organizationId, 'artifact', row.artifactId),
     version: row.version,
     description: row.description,

@@ -1,6 +1,6 @@
 /** The wire shapes of binaries and their parts (site/docs/canopy-core/reference/binary-management/index.md). */
-import { resourcePrn } from '../core/prn';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { organizationPrn, resourcePrn } from '../core/prn';
+import { timestampsOf } from '../http/wire-fields';
 import type { binaries, binaryParts, binarySignatures } from './schema';
 
 export type BinaryRow = typeof binaries.$inferSelect;
@@ -9,7 +9,8 @@ export type SignatureRow = typeof binarySignatures.$inferSelect;
 
 export function signatureToWire(row: SignatureRow) {
   return {
-    ...ownedResourceFields('binary_signature', row),
+    prn: resourcePrn(row.organizationId, 'binary_signature', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     binary_prn: resourcePrn(row.organizationId, 'binary', row.binaryId),
     signing_key_prn: resourcePrn(row.organizationId, 'signing_key', row.signingKeyId),
     signature: row.signature,
@@ -19,7 +20,8 @@ export function signatureToWire(row: SignatureRow) {
 
 export function binaryToWire(row: BinaryRow, signatures: SignatureRow[]) {
   return {
-    ...ownedResourceFields('binary', row),
+    prn: resourcePrn(row.organizationId, 'binary', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     artifact_version_prn: resourcePrn(row.organizationId, 'artifact_version', row.artifactVersionId),
     hash: row.hash,
     size: row.size,
@@ -36,7 +38,8 @@ export function binaryToWire(row: BinaryRow, signatures: SignatureRow[]) {
 
 export function partToWire(row: PartRow) {
   return {
-    ...ownedResourceFields('binary_part', row),
+    prn: resourcePrn(row.organizationId, 'binary_part', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     binary_prn: resourcePrn(row.organizationId, 'binary', row.binaryId),
     index: row.index,
     size: row.size,

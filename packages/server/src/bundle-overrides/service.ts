@@ -16,10 +16,10 @@ import { devices } from '../devices/schema';
 import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound, validationError, type FieldProblem } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../core/prn';
 import { searchCondition, type SearchFields } from '../search/search';
 import { toRfc3339 } from '../core/time';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { getBundle, getDevice } from '../releases/neighbours';
 import { bundleOverrideDevices, bundleOverrides } from './schema';
 import { isValidWindow, normaliseInstant, windowsOverlap, type Window } from './windows';
@@ -29,7 +29,8 @@ export type BundleOverrideDeviceRow = typeof bundleOverrideDevices.$inferSelect;
 
 export function bundleOverrideToWire(row: BundleOverrideRow) {
   return {
-    ...ownedResourceFields('bundle_override', row),
+    prn: resourcePrn(row.organizationId, 'bundle_override', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     bundle_prn: resourcePrn(row.organizationId, 'bundle', row.bundleId),
     name: row.name,
     description: row.description,

@@ -11,9 +11,9 @@ import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound } from '../http/errors';
 import { findOwnedRow, listOwnedRows } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../core/prn';
 import type { SearchFields } from '../search/search';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { bundleInUse } from './in-use';
 import { bundleArtifactVersions, bundles } from './schema';
 
@@ -47,7 +47,8 @@ export async function versionIdsOf(db: Executor, bundleIds: string[]): Promise<M
 export function bundleToWire(row: BundleRow, versionIds: string[]) {
   const prns = versionIds.map((id) => resourcePrn(row.organizationId, 'artifact_version', id));
   return {
-    ...ownedResourceFields('bundle', row),
+    prn: resourcePrn(row.organizationId, 'bundle', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     name: row.name,
     artifact_versions: prns.map((prn, index) => ({ prn, index })),
     artifact_version_prns: prns,

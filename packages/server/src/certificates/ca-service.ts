@@ -11,10 +11,10 @@ import { isUniqueViolation } from '../db/errors';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound, validationError } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { resourceIdFromPrn } from '../core/prn';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../core/prn';
 import { searchCondition, type SearchFields } from '../search/search';
 import { toRfc3339 } from '../core/time';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { certificateFromField } from './certificate-field';
 import { jitpToWire, resolveJitpSettings, type JitpInput } from './jitp';
 import { checkProofOfPossession } from './proof-of-possession';
@@ -26,7 +26,8 @@ export type CaCertificateRow = typeof caCertificates.$inferSelect;
 
 export function caCertificateToWire(row: CaCertificateRow) {
   return {
-    ...ownedResourceFields('ca_certificate', row),
+    prn: resourcePrn(row.organizationId, 'ca_certificate', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     serial: row.serial,
     description: row.description,
     not_before: toRfc3339(row.notBefore),

@@ -11,9 +11,9 @@ import { getDevice } from '../devices/service';
 import type { Actor } from '../http/actor';
 import { invalidField, notFound, parameterError } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../core/prn';
 import { toRfc3339 } from '../core/time';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { assertNotExpired, certificateFromField } from './certificate-field';
 import { deviceCertificateFieldProblems } from './field-limits';
 import type { ParsedCertificate } from './pem';
@@ -24,7 +24,8 @@ export type DeviceCertificateRow = typeof deviceCertificates.$inferSelect;
 
 export function deviceCertificateToWire(row: DeviceCertificateRow) {
   return {
-    ...ownedResourceFields('device_certificate', row),
+    prn: resourcePrn(row.organizationId, 'device_certificate', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     device_prn: resourcePrn(row.organizationId, 'device', row.deviceId),
     serial: row.serial,
     fingerprint: row.fingerprint,

@@ -10,9 +10,9 @@ import type { Actor } from '../http/actor';
 import { invalidField } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../core/prn';
 import type { SearchFields } from '../search/search';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { getProduct } from '../products/service';
 import { cohorts } from './schema';
 
@@ -20,7 +20,8 @@ export type CohortRow = typeof cohorts.$inferSelect;
 
 export function cohortToWire(row: CohortRow) {
   return {
-    ...ownedResourceFields('cohort', row),
+    prn: resourcePrn(row.organizationId, 'cohort', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     product_prn: resourcePrn(row.organizationId, 'product', row.productId),
     name: row.name,
     description: row.description,

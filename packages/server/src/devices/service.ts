@@ -14,9 +14,9 @@ import { invalidField, notFound } from '../http/errors';
 import { listOwnedJson, requireOwnedJson, type WireSource } from '../read-path/owned-json';
 import { requireOwnedRow } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
-import { resourcePrn } from '../core/prn';
+import { organizationPrn, resourcePrn } from '../core/prn';
 import { toRfc3339 } from '../core/time';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { cohortForDevice, lockProduct, productForDevice } from './placement';
 import { DEVICE_ROW_COLUMNS, devices, type DeviceRow } from './schema';
 import { deviceSearchCondition } from './search';
@@ -25,7 +25,8 @@ export type { DeviceRow };
 
 export function deviceToWire(row: DeviceRow) {
   return {
-    ...ownedResourceFields('device', row),
+    prn: resourcePrn(row.organizationId, 'device', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     identifier: row.identifier,
     product_prn: resourcePrn(row.organizationId, 'product', row.productId),
     cohort_prn: row.cohortId === null ? null : resourcePrn(row.organizationId, 'cohort', row.cohortId),

@@ -2,6 +2,7 @@
  * Products: the top of the hierarchy (product -> cohorts -> devices). A product cannot be
  * archived while it still has unarchived devices.
  */
+import { organizationPrn, resourcePrn } from '../core/prn';
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
@@ -12,7 +13,7 @@ import { conflict, invalidField } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
 import type { SearchFields } from '../search/search';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { isUniqueViolation } from '../db/errors';
 import { products } from './schema';
 
@@ -20,7 +21,8 @@ export type ProductRow = typeof products.$inferSelect;
 
 export function productToWire(row: ProductRow) {
   return {
-    ...ownedResourceFields('product', row),
+    prn: resourcePrn(row.organizationId, 'product', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     name: row.name,
     archived: row.archived,
     ...timestampsOf(row),

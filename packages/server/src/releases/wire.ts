@@ -1,7 +1,7 @@
 /** A release as the admin API shows it. */
-import { resourcePrn } from '../core/prn';
+import { organizationPrn, resourcePrn } from '../core/prn';
 import { toRfc3339 } from '../core/time';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import type { ReleaseRow } from './chain-store';
 import { isScheduledInFuture, phaseTypeOf } from './release-rules';
 
@@ -10,7 +10,8 @@ export type ReleaseWithPrevious = ReleaseRow & { previousReleaseId: string | nul
 export function releaseToWire(row: ReleaseWithPrevious, now = new Date()) {
   const prn = (type: 'release' | 'bundle' | 'cohort', id: string | null) => (id === null ? null : resourcePrn(row.organizationId, type, id));
   return {
-    ...ownedResourceFields('release', row),
+    prn: resourcePrn(row.organizationId, 'release', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     bundle_prn: prn('bundle', row.bundleId)!,
     cohort_prn: prn('cohort', row.cohortId)!,
     name: row.name,

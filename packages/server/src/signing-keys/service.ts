@@ -3,6 +3,7 @@
  * (`value`) is immutable: a signature made with it must keep meaning what it meant, so a PATCH
  * may rename a key but a different key is a new signing key.
  */
+import { organizationPrn, resourcePrn } from '../core/prn';
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
@@ -12,7 +13,7 @@ import { invalidField, notFound } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
 import type { SearchFields } from '../search/search';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { keyIdOf, parseEd25519PublicKey, rawBase64ToPem } from './ed25519';
 import { signingKeys } from './schema';
 
@@ -20,7 +21,8 @@ export type SigningKeyRow = typeof signingKeys.$inferSelect;
 
 export function signingKeyToWire(row: SigningKeyRow) {
   return {
-    ...ownedResourceFields('signing_key', row),
+    prn: resourcePrn(row.organizationId, 'signing_key', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     name: row.name,
     value: row.value,
     keyid: row.keyid,

@@ -1,7 +1,7 @@
 /** A tunnel as both APIs show it. The server's private key never appears here. */
-import { resourcePrn } from '../core/prn';
+import { organizationPrn, resourcePrn } from '../core/prn';
 import { toRfc3339 } from '../core/time';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import type { tunnels } from './schema';
 
 export type TunnelRow = typeof tunnels.$inferSelect;
@@ -12,7 +12,8 @@ export function tunnelPrn(row: Pick<TunnelRow, 'organizationId' | 'id'>): string
 
 export function tunnelToWire(row: TunnelRow) {
   return {
-    ...ownedResourceFields('tunnel', row),
+    prn: resourcePrn(row.organizationId, 'tunnel', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     device_prn: resourcePrn(row.organizationId, 'device', row.deviceId),
     state: row.state,
     device_tunnel_port: row.deviceTunnelPort,

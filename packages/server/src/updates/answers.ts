@@ -8,8 +8,8 @@ import { bundles } from '../bundles/schema';
 import { cohortToWire } from '../cohorts/service';
 import { cohorts } from '../cohorts/schema';
 import type { Executor } from '../db/connection';
-import { resourcePrn } from '../core/prn';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { organizationPrn, resourcePrn } from '../core/prn';
+import { timestampsOf } from '../http/wire-fields';
 import type { Platform } from '../platform';
 import { eq } from 'drizzle-orm';
 import { toAdminManifestEntry } from '../binaries/admin-manifest';
@@ -47,7 +47,8 @@ async function bundleWire(db: Executor, bundleId: string) {
   const [row] = await db.select().from(bundles).where(eq(bundles.id, bundleId));
   if (!row) return null;
   return {
-    ...ownedResourceFields('bundle', row),
+    prn: resourcePrn(row.organizationId, 'bundle', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     name: row.name,
     ...timestampsOf(row),
   };

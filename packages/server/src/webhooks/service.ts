@@ -9,9 +9,9 @@ import type { Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
 import { conflict, invalidField, notFound } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
-import { resourceIdFromPrn, resourcePrn } from '../core/prn';
+import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../core/prn';
 import { searchCondition, type SearchFields } from '../search/search';
-import { ownedResourceFields, timestampsOf } from '../http/wire-fields';
+import { timestampsOf } from '../http/wire-fields';
 import { recordEvent, type EventRow } from '../events/service';
 import type { Platform } from '../platform';
 import './outbox';
@@ -26,7 +26,8 @@ export type WebhookRow = typeof webhooks.$inferSelect;
 
 export function webhookToWire(row: WebhookRow) {
   return {
-    ...ownedResourceFields('webhook', row),
+    prn: resourcePrn(row.organizationId, 'webhook', row.id),
+    organization_prn: organizationPrn(row.organizationId),
     url: row.url,
     description: row.description,
     enabled_events: row.enabledEvents,
