@@ -25,7 +25,8 @@ function startNodeOptions(): string[] {
   const { scripts } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const command = new RegExp(`node ((?:--\\S+ )*)${SERVER.replaceAll('.', '\\.')}`).exec(scripts.start);
   if (!command) throw new Error(`npm start no longer runs "node [options] ${SERVER}": ${scripts.start}`);
-  return command[1].split(' ').filter(Boolean);
+  // BENCH_SERVER_NODE_OPTIONS adds options for a look inside, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
+  return [...command[1].split(' '), ...(process.env.BENCH_SERVER_NODE_OPTIONS ?? '').split(' ')].filter(Boolean);
 }
 
 export interface CanopyProcess {
