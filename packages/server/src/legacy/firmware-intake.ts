@@ -5,7 +5,7 @@
  * A body cut off mid-way, a second file or a file past MAX_FIRMWARE_BYTES throws a 4xx and leaves
  * no file behind.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ApiError, invalidField } from '../http/errors';
+import { removeStaleTempFiles, tempFileName, type TempFileKind } from '../storage/stale-temp-files';
 
 /** Largest archive accepted (fwup images of whole root filesystems run to a few GiB). */
 export const MAX_FIRMWARE_BYTES = 8 * 1024 ** 3;
@@ -28,37 +29,12 @@ function cutOff(): ApiError {
   return new ApiError(400, [{ code: 'malformed_body', context: { reason: 'incomplete_multipart_body' } }]);
 }
 
-/**
- * A process killed mid-upload leaves its temp file. Each file carries its process's id, so at
- * start the files of processes that no longer run are removed at once (the data dir's `tmp` is
- * this host's, as the blob store's `.incoming` is); a file of our own id is a previous process's
- * (a container's server is pid 1 after every restart). Files without an id, or of a process
- * that still runs, go once they are a day old.
- */
-const STALE_UPLOAD_MS = 24 * 3600_000;
-const OWNED_UPLOAD_FILE = /^firmware-(\d+)-[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}\.upload$/;
-
-function processRuns(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Upload temp files in the data dir's `tmp`: named after their process (storage/stale-temp-files.ts). */
+const UPLOAD_FILE: TempFileKind = { prefix: 'firmware-', suffix: '.upload' };
 
 /** Removes temp files of uploads that died with their process (called at start). */
 export async function removeStaleUploads(tmpDir: string, now = Date.now()): Promise<void> {
-  const names = await fs.promises.readdir(tmpDir).catch(() => [] as string[]);
-  for (const name of names) {
-    if (!name.startsWith('firmware-') || !name.endsWith('.upload')) continue;
-    const file = path.join(tmpDir, name);
-    const owner = OWNED_UPLOAD_FILE.exec(name)?.[1];
-    const dead = owner !== undefined && !processRuns(Number(owner));
-    const stat = dead ? null : await fs.promises.stat(file).catch(() => null);
-    if (dead || (stat && now - stat.mtimeMs > STALE_UPLOAD_MS)) await fs.promises.rm(file, { force: true });
-  }
+  removeStaleTempFiles(tmpDir, UPLOAD_FILE, now);
 }
 
 export async function receiveFirmware(request: FastifyRequest, tmpDir: string): Promise<FirmwareIntake> {
@@ -82,7 +58,7 @@ export async function receiveFirmware(request: FastifyRequest, tmpDir: string): 
         part.file.resume();
         throw invalidField(part.fieldname, 'unexpected_file');
       }
-      const file = path.join(tmpDir, `firmware-${process.pid}-${randomUUID()}.upload`);
+      const file = path.join(tmpDir, tempFileName(UPLOAD_FILE));
       written.push(file);
       const hash = createHash('sha256');
       let size = 0;

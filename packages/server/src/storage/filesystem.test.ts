@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,5 +42,22 @@ describe('filesystem blob store', () => {
   it('refuses keys that could leave the root', async () => {
     await expect(store.put('../escape', Readable.from([Buffer.from('x')]))).rejects.toThrow('unsafe blob key');
     await expect(store.get('a/../../etc/passwd')).rejects.toThrow('unsafe blob key');
+  });
+
+  it("keeps another running process's puts in progress at start, and removes a dead one's", () => {
+    // Two servers may share one data directory: a start must not wipe the other's temp files.
+    const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-fs-shared-'));
+    try {
+      const incoming = path.join(shared, '.incoming');
+      fs.mkdirSync(incoming);
+      const exited = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+      const uuid = '0f8fad5b-d9cb-469f-a165-70867728950e';
+      const names = { dead: `put-${exited}-${uuid}.tmp`, own: `put-${process.pid}-${uuid}.tmp`, live: `put-${process.ppid}-${uuid}.tmp` };
+      for (const name of Object.values(names)) fs.writeFileSync(path.join(incoming, name), 'x');
+      createFilesystemBlobStore(shared);
+      expect(fs.readdirSync(incoming)).toEqual([names.live]);
+    } finally {
+      fs.rmSync(shared, { recursive: true, force: true });
+    }
   });
 });

@@ -2,20 +2,23 @@
  * The default BlobStore: one file per key under a root folder (CANOPY_DATA_DIR/blobs).
  * A put streams into a temporary file in the same filesystem and renames it into place only
  * once every byte is written, so a crash or an aborted upload never leaves a half-written file
- * under a real key. Temporary files of a crashed process are swept at start.
+ * under a real key. Temporary files carry their process's id; those of dead processes are swept at
+ * start, and those of another server sharing the data directory are left alone (stale-temp-files.ts).
  *
  * `concat` writes no bytes: it records the list of sources in `<key>.concat` (itself written
  * atomically), and reads of the key go through that list. A binary's parts therefore become its
  * download without being copied, which halves the disk traffic of hashing.
  */
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobNotFound, checkKey, type BlobStore, type ByteRange } from './blob-store';
+import { removeStaleTempFiles, tempFileName, type TempFileKind } from './stale-temp-files';
 
 const TEMP_DIR = '.incoming';
+/** A put's temporary file in TEMP_DIR. */
+const PUT_FILE: TempFileKind = { prefix: 'put-', suffix: '.tmp' };
 const CONCAT_SUFFIX = '.concat';
 const READ_CHUNK = 1024 * 1024;
 
@@ -25,13 +28,13 @@ interface Concatenation {
 
 export function createFilesystemBlobStore(root: string): BlobStore {
   const tempDir = path.join(root, TEMP_DIR);
-  fs.rmSync(tempDir, { recursive: true, force: true });
   fs.mkdirSync(tempDir, { recursive: true });
+  removeStaleTempFiles(tempDir, PUT_FILE);
   const fileOf = (key: string) => path.join(root, checkKey(key));
 
   async function writeAtomically(key: string, body: Readable): Promise<void> {
     const target = fileOf(key);
-    const temp = path.join(tempDir, randomUUID());
+    const temp = path.join(tempDir, tempFileName(PUT_FILE));
     try {
       await pipeline(body, fs.createWriteStream(temp, { highWaterMark: READ_CHUNK }));
       await fs.promises.mkdir(path.dirname(target), { recursive: true });
