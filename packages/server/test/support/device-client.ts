@@ -3,6 +3,7 @@
  * any intermediates after it in the same PEM) and trusts the server's CA, as a device would.
  */
 import https from 'node:https';
+import { headersOf, readJsonBody } from './json-body';
 import type { ApiResponse } from './server';
 
 export interface DeviceCredentials {
@@ -46,21 +47,10 @@ export function deviceRequest<T = any>(target: DeviceTarget, path: string, optio
         ...(options.agent ? { agent: options.agent } : { agent: false, cert: credentials?.certPem, key: credentials?.keyPem }),
       },
       (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let body: unknown = text;
-          try {
-            body = text ? JSON.parse(text) : null;
-          } catch {
-            // not JSON: keep the text
-          }
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value);
-          resolve({ status: response.statusCode ?? 0, body: body as T, headers, socketPort: response.socket?.localPort });
-        });
-        response.on('error', reject);
+        readJsonBody(response).then(
+          (body) => resolve({ status: response.statusCode ?? 0, body: body as T, headers: headersOf(response), socketPort: response.socket?.localPort }),
+          reject,
+        );
       },
     );
     request.on('error', reject);

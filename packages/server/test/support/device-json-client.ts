@@ -8,6 +8,7 @@ import https from 'node:https';
 import { makeLeafCertificate, makeRootCa, type TestCertificate } from './certificates';
 import type { DeviceCredentials, DeviceTarget } from './device-client';
 import { createDevice, createProduct, registerDeviceCertificate, registeredCa } from './device-fleet';
+import { headersOf, readJsonBody } from './json-body';
 import type { Api, ApiResponse } from './server';
 
 /** What a connection closed before its TLS handshake finished fails with: the server shed it. */
@@ -71,21 +72,7 @@ function requestOnce(
       url,
       { method, headers, ca: target.deviceServerCaPem, agent: false, cert: credentials?.certPem, key: credentials?.keyPem },
       (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : null;
-          } catch {
-            // not JSON: keep the text
-          }
-          const responseHeaders = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') responseHeaders.set(name, value);
-          resolve({ status: response.statusCode ?? 0, body: parsed as never, headers: responseHeaders });
-        });
-        response.on('error', reject);
+        readJsonBody(response).then((body) => resolve({ status: response.statusCode ?? 0, body: body as never, headers: headersOf(response) }), reject);
       },
     );
     request.on('socket', (socket) => socket.once('secureConnect', () => (secured = true)));

@@ -1,5 +1,6 @@
 /** An admin API client (the server test support's `Api` shape) over the Unix socket relay.ts opens. */
 import http from 'node:http';
+import { readJsonBody } from '../../../../server/test/support/json-body.ts';
 import type { Api, ApiResponse } from '../../../../server/test/support/server.ts';
 
 export function adminApiOverSocket(socketPath: string, key: string): Api {
@@ -12,18 +13,7 @@ export function adminApiOverSocket(socketPath: string, key: string): Api {
     if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
     return new Promise<ApiResponse<never>>((resolve, reject) => {
       const request = http.request({ socketPath, path, method, headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : null;
-          } catch {
-            // not JSON: keep the text
-          }
-          resolve({ status: response.statusCode ?? 0, body: parsed as never, headers: new Headers() });
-        });
+        readJsonBody(response).then((parsed) => resolve({ status: response.statusCode ?? 0, body: parsed as never, headers: new Headers() }), reject);
       });
       request.on('error', reject);
       request.end(payload);
