@@ -12,6 +12,7 @@ import { ADMIN_ROUTES } from './admin-routes';
 import { installAuditTrail } from './events/audit-trail';
 import type { AdminApp } from './http/app-types';
 import { apiKeyAuth } from './http/auth';
+import { installJsonCompression } from './http/json-compression';
 import { installAdminSecurityHeaders } from './http/security-headers';
 import { baseServerOptions, installCommonHooks } from './http/server-options';
 import { adminOpenApiDocument } from './openapi/documents';
@@ -20,6 +21,7 @@ import type { Platform } from './platform';
 export async function buildAdminApi(platform: Platform): Promise<AdminApp> {
   const app = Fastify(baseServerOptions(platform.config.logLevel, platform.config.bodyLimit)).withTypeProvider<TypeBoxTypeProvider>();
   installCommonHooks(app);
+  installJsonCompression(app);
   await installAdminSecurityHeaders(app);
   await app.register(swagger, { openapi: adminOpenApiDocument(platform.config.publicUrl) });
   // Before any route is added: it wraps every write route as it is added.
