@@ -31,7 +31,11 @@ export function newPage(browser: Browser): Promise<Page> {
   return browser.newPage({ bypassCSP: true });
 }
 
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const require = createRequire(import.meta.url);
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Every class Mantine's complete stylesheet has rules for (its components' classes are `m_` and a hash). */
+const MANTINE_CLASSES = new Set(fs.readFileSync(require.resolve('@mantine/core/styles.css'), 'utf8').match(/\bm_[0-9a-f]{8}\b/g));
 
 interface AxeViolation {
   id: string;
@@ -40,8 +44,28 @@ interface AxeViolation {
   nodes: { target: string[]; html: string; failureSummary?: string }[];
 }
 
-/** axe-core on the page as it is now: fails on any serious or critical violation. */
+/**
+ * Fails when a Mantine component on the page has no rules loaded: the console loads only the
+ * styles of the components it uses (src/ui/mantine-styles.ts), so a component added without its
+ * file would be drawn unstyled. Dialogs, dropdowns and notifications count while they are open.
+ */
+export async function expectStyled(page: Page, screen: string): Promise<void> {
+  const { used, loaded } = await page.evaluate(() => {
+    const pattern = /\bm_[0-9a-f]{8}\b/g;
+    const used = new Set<string>();
+    for (const element of document.querySelectorAll('[class*="m_"]')) for (const name of element.classList) if (/^m_[0-9a-f]{8}$/.test(name)) used.add(name);
+    const loaded = new Set<string>();
+    for (const sheet of document.styleSheets) for (const rule of sheet.cssRules) for (const name of rule.cssText.match(pattern) ?? []) loaded.add(name);
+    return { used: [...used], loaded: [...loaded] };
+  });
+  const rules = new Set(loaded);
+  const unstyled = used.filter((name) => MANTINE_CLASSES.has(name) && !rules.has(name));
+  expect(unstyled, `Mantine classes on ${screen} without their styles: add the component's file to src/ui/mantine-styles.ts`).toEqual([]);
+}
+
+/** axe-core on the page as it is now: fails on any serious or critical violation. Checks expectStyled too. */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await expectStyled(page, screen);
   // Colours are checked as they end up, not halfway through a fade.
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   await page.addScriptTag({ content: axeSource });

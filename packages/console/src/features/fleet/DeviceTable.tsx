@@ -1,15 +1,17 @@
 /**
  * The fleet table: one server page of devices, its rows virtualised (only the rows in view are in
- * the DOM) so a page of any size scrolls smoothly, with a header that stays put.
+ * the DOM) so a page of any size scrolls smoothly, with a header that stays put. Rows are memoised:
+ * a refetch or a live event redraws only the rows whose device changed.
  */
-import { Badge, Checkbox, Group, ScrollArea, Table, Text } from '@mantine/core';
-import { AnchorLink } from '../../ui/AnchorLink';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useVirtualizer, type Virtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef } from 'react';
 import type { Device } from '../../api/types';
 import { Time } from '../../ui/Time';
+import classes from './DeviceTable.module.css';
 
 const ROW_HEIGHT = 41;
+const COLUMNS = 9;
 
 interface Props {
   devices: Device[];
@@ -23,73 +25,144 @@ interface Props {
 
 export function DeviceTable({ devices, productNames, cohortNames, selected, onToggle, onToggleAll, selectable }: Props) {
   const viewport = useRef<HTMLDivElement>(null);
-  const rows = useVirtualizer({ count: devices.length, getScrollElement: () => viewport.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  // The viewport is 65vh tall once a page fills it (DeviceTable.module.css): starting from that
+  // size, the first render draws the rows in view, and measuring finds the same range (no redraw).
+  const rows = useVirtualizer({ count: devices.length, getScrollElement: () => viewport.current, estimateSize: () => ROW_HEIGHT, overscan: 12, initialRect: { width: window.innerWidth, height: Math.round(window.innerHeight * 0.65) }, observeElementRect: observeViewportSize });
   const items = rows.getVirtualItems();
   const padTop = items.length ? items[0].start : 0;
   const padBottom = items.length ? rows.getTotalSize() - items[items.length - 1].end : 0;
   const allSelected = devices.length > 0 && devices.every((d) => selected.has(d.prn));
   return (
-    <ScrollArea.Autosize mah="65vh" viewportRef={viewport} type="auto">
-      <Table stickyHeader striped highlightOnHover miw={900} aria-label="Devices" aria-rowcount={devices.length + 1}>
-        <Table.Thead>
-          <Table.Tr>
-            {selectable && (
-              <Table.Th w={40}>
-                <Checkbox aria-label="Select all devices on this page" checked={allSelected} indeterminate={!allSelected && selected.size > 0} onChange={onToggleAll} />
-              </Table.Th>
-            )}
-            <Table.Th>Identifier</Table.Th>
-            <Table.Th>Product</Table.Th>
-            <Table.Th>Cohort</Table.Th>
-            <Table.Th>Tags</Table.Th>
-            <Table.Th>Target</Table.Th>
-            <Table.Th>Release</Table.Th>
-            <Table.Th>Last connected</Table.Th>
-            <Table.Th>Status</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {padTop > 0 && (
-            <tr aria-hidden="true">
-              <td style={{ height: padTop, padding: 0 }} colSpan={9} />
+    <div className={classes.frame}>
+      <div ref={viewport} className={classes.viewport}>
+        <table className={classes.table} aria-label="Devices" aria-rowcount={devices.length + 1}>
+          <thead>
+            <tr>
+              {selectable && (
+                <th className={classes.check}>
+                  <SelectAll checked={allSelected} indeterminate={!allSelected && selected.size > 0} onChange={onToggleAll} />
+                </th>
+              )}
+              <th>Identifier</th>
+              <th>Product</th>
+              <th>Cohort</th>
+              <th>Tags</th>
+              <th>Target</th>
+              <th>Release</th>
+              <th>Last connected</th>
+              <th>Status</th>
             </tr>
-          )}
-          {items.map((item) => {
-            const device = devices[item.index];
-            return (
-              <Table.Tr key={device.prn} h={ROW_HEIGHT} data-testid="device-row" data-prn={device.prn} aria-rowindex={item.index + 2}>
-                {selectable && (
-                  <Table.Td>
-                    <Checkbox aria-label={`Select ${device.identifier}`} checked={selected.has(device.prn)} onChange={() => onToggle(device.prn)} />
-                  </Table.Td>
-                )}
-                <Table.Td>
-                  <AnchorLink to="/devices/$prn" params={{ prn: device.prn }} fw={500}>
-                    {device.identifier}
-                  </AnchorLink>
-                </Table.Td>
-                <Table.Td>{productNames.get(device.product_prn) ?? '…'}</Table.Td>
-                <Table.Td>{device.cohort_prn ? (cohortNames.get(device.cohort_prn) ?? '…') : <Text c="dimmed" size="sm">none</Text>}</Table.Td>
-                <Table.Td>
-                  <Group gap={4}>{(device.tags ?? []).map((tag) => <Badge key={tag} size="sm">{tag}</Badge>)}</Group>
-                </Table.Td>
-                <Table.Td>{device.target ?? ''}</Table.Td>
-                <Table.Td data-testid="device-release">{device.reported_release_version ?? (device.reported_release_prn ? 'unknown version' : <Text c="dimmed" size="sm">none reported</Text>)}</Table.Td>
-                <Table.Td>
-                  <Time value={device.last_connected_at} relative />
-                </Table.Td>
-                <Table.Td>{device.quarantined ? <Badge color="orange">Quarantined</Badge> : online(device) ? <Badge color="green">Online</Badge> : <Badge color="gray">Offline</Badge>}</Table.Td>
-              </Table.Tr>
-            );
-          })}
-          {padBottom > 0 && (
-            <tr aria-hidden="true">
-              <td style={{ height: padBottom, padding: 0 }} colSpan={9} />
-            </tr>
-          )}
-        </Table.Tbody>
-      </Table>
-    </ScrollArea.Autosize>
+          </thead>
+          <tbody>
+            {padTop > 0 && <Spacer height={padTop} />}
+            {items.map((item) => {
+              const device = devices[item.index];
+              return (
+                <DeviceRow
+                  key={device.prn}
+                  device={device}
+                  index={item.index}
+                  productName={productNames.get(device.product_prn)}
+                  cohortName={device.cohort_prn ? cohortNames.get(device.cohort_prn) : undefined}
+                  selectable={selectable}
+                  selected={selected.has(device.prn)}
+                  onToggle={onToggle}
+                />
+              );
+            })}
+            {padBottom > 0 && <Spacer height={padBottom} />}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The viewport's size (its border box, like initialRect), from a ResizeObserver alone. The
+ * library's default also measures the element the moment the table mounts, which forces a layout
+ * of the whole page inside the task that drew it; the observer reports after the browser's own
+ * layout, at no extra cost.
+ */
+function observeViewportSize(instance: Virtualizer<HTMLDivElement, Element>, onSize: (rect: { width: number; height: number }) => void) {
+  const element = instance.scrollElement;
+  if (!element) return;
+  const observer = new ResizeObserver(([entry]) => {
+    const [box] = entry.borderBoxSize;
+    onSize({ width: Math.round(box.inlineSize), height: Math.round(box.blockSize) });
+  });
+  observer.observe(element, { box: 'border-box' });
+  return () => observer.disconnect();
+}
+
+const Spacer = ({ height }: { height: number }) => (
+  <tr aria-hidden="true" className={classes.spacer}>
+    <td style={{ height }} colSpan={COLUMNS} />
+  </tr>
+);
+
+/** The header's checkbox; `indeterminate` is a DOM property only, not an attribute. */
+function SelectAll({ checked, indeterminate, onChange }: { checked: boolean; indeterminate: boolean; onChange(): void }) {
+  const box = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = indeterminate;
+  }, [indeterminate]);
+  return <input ref={box} type="checkbox" aria-label="Select all devices on this page" checked={checked} onChange={onChange} />;
+}
+
+interface RowProps {
+  device: Device;
+  index: number;
+  /** Undefined while the products or cohorts are loading. */
+  productName: string | undefined;
+  cohortName: string | undefined;
+  selectable: boolean;
+  selected: boolean;
+  onToggle(prn: string): void;
+}
+
+const DeviceRow = memo(function DeviceRow({ device, index, productName, cohortName, selectable, selected, onToggle }: RowProps) {
+  return (
+    <tr className={classes.row} data-striped={index % 2 === 0 || undefined} data-testid="device-row" data-prn={device.prn} aria-rowindex={index + 2}>
+      {selectable && (
+        <td className={classes.check}>
+          <input type="checkbox" aria-label={`Select ${device.identifier}`} checked={selected} onChange={() => onToggle(device.prn)} />
+        </td>
+      )}
+      <td>
+        <Link to="/devices/$prn" params={{ prn: device.prn }} className={classes.link}>
+          {device.identifier}
+        </Link>
+      </td>
+      <td>{productName ?? '…'}</td>
+      <td>{device.cohort_prn ? (cohortName ?? '…') : <span className={classes.dimmed}>none</span>}</td>
+      <td>
+        <span className={classes.tags}>
+          {(device.tags ?? []).map((tag) => (
+            <span key={tag} className={classes.badge}>
+              {tag}
+            </span>
+          ))}
+        </span>
+      </td>
+      <td>{device.target ?? ''}</td>
+      <td data-testid="device-release">{device.reported_release_version ?? (device.reported_release_prn ? 'unknown version' : <span className={classes.dimmed}>none reported</span>)}</td>
+      <td>
+        <Time value={device.last_connected_at} relative />
+      </td>
+      <td>
+        <StatusBadge device={device} />
+      </td>
+    </tr>
+  );
+});
+
+function StatusBadge({ device }: { device: Device }) {
+  const [color, label] = device.quarantined ? ['orange', 'Quarantined'] : online(device) ? ['green', 'Online'] : ['gray', 'Offline'];
+  return (
+    <span className={classes.badge} data-color={color}>
+      {label}
+    </span>
   );
 }
 

@@ -1,7 +1,7 @@
 /** The fleet view (site/docs/canopy-core/reference/web-console/fleet-view.md). */
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSession } from '../../api/session-context';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { EmptyState, LoadingRows } from '../../ui/States';
@@ -43,7 +43,8 @@ export function FleetView({ search, onSearch }: { search: FleetSearch; onSearch(
   const rows = devices.data?.items ?? [];
   const productOptions = (products.data ?? []).map((p) => ({ value: p.prn, label: p.name }));
   const cohortOptions = (cohorts.data ?? []).map((c) => ({ value: c.prn, label: `${c.name} (${productNames.get(c.product_prn) ?? '…'})` }));
-  const toggle = (prn: string) => setSelected((s) => { const n = new Set(s); if (n.has(prn)) n.delete(prn); else n.add(prn); return n; });
+  // Stable, so that the table's memoised rows are not redrawn by a new function each render.
+  const toggle = useCallback((prn: string) => setSelected((s) => { const n = new Set(s); if (n.has(prn)) n.delete(prn); else n.add(prn); return n; }), []);
   const toggleAll = () => setSelected((s) => (rows.every((d) => s.has(d.prn)) ? new Set() : new Set(rows.map((d) => d.prn))));
 
   return (
