@@ -1,27 +1,47 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
+import './ui/mantine-styles';
 import { MantineProvider } from '@mantine/core';
 import { theme, cssVariablesResolver } from './ui/theme';
-import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { lazy, startTransition, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
+import { queryClient } from './api/query-client';
+import { loadSession } from './api/session';
 import { SessionProvider } from './api/session-context';
 import { router } from './routes/router';
 
-// Server data is fresh for 10 s; live views refresh themselves from the event stream.
-const queries = new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, retry: 1, refetchOnWindowFocus: false } } });
+/**
+ * How long a signed-in first visit waits for its screen's code and data before the first render.
+ * Within it, the screen is drawn once, complete, rather than a frame, then skeletons, then rows
+ * (each its own long task on a slow phone); past it, the frame and skeletons are drawn as usual.
+ * Without a session the sign-in page is drawn at once.
+ */
+const FIRST_SCREEN_WAIT_MS = 1000;
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <MantineProvider defaultColorScheme="light" theme={theme} cssVariablesResolver={cssVariablesResolver}>
-      <Notifications position="top-right" />
-      <QueryClientProvider client={queries}>
-        <SessionProvider>
-          <RouterProvider router={router} />
-        </SessionProvider>
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
-);
+const NotificationsHost = lazy(() => import('./ui/NotificationsHost').then((m) => ({ default: m.NotificationsHost })));
+
+const firstScreen = loadSession() ? Promise.race([router.load(), new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]) : Promise.resolve();
+
+void firstScreen.catch(() => undefined).then(() => setTimeout(render, 0));
+
+function render() {
+  const root = createRoot(document.getElementById('root')!);
+  // As a transition, React renders the first screen in slices of a few milliseconds, yielding to
+  // the browser between them, instead of one task that blocks input for as long as it takes.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <MantineProvider defaultColorScheme="light" theme={theme} cssVariablesResolver={cssVariablesResolver}>
+          <Suspense fallback={null}>
+            <NotificationsHost />
+          </Suspense>
+          <QueryClientProvider client={queryClient}>
+            <SessionProvider>
+              <RouterProvider router={router} />
+            </SessionProvider>
+          </QueryClientProvider>
+        </MantineProvider>
+      </StrictMode>,
+    ),
+  );
+}

@@ -5,10 +5,12 @@
  * and the frame (bench/console.ts measures it).
  */
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Navigate, Outlet } from '@tanstack/react-router';
+import { queryClient } from '../api/query-client';
 import { useSession } from '../api/session-context';
 import { SignIn } from '../features/auth/SignIn';
 import type { EventSearch } from '../features/events/EventLog';
 import type { FleetSearch } from '../features/fleet/FleetView';
+import { prefetchFleet } from '../features/fleet/prefetch';
 import type { ReleasesSearch } from '../features/releases/ReleasesPage';
 import { shellRoute, useIsShellPage } from '../features/shell/shell-route';
 import { Shell } from '../ui/Shell';
@@ -35,6 +37,8 @@ const fleet = createRoute({
   getParentRoute: () => root,
   path: '/fleet',
   validateSearch: (search: Record<string, unknown>): FleetSearch => ({ q: text(search.q), page: text(search.page) }),
+  loaderDeps: ({ search }) => ({ q: search.q, page: search.page }),
+  loader: ({ deps }) => prefetchFleet(queryClient, deps),
   component: lazyRouteComponent(() => import('./FleetScreen'), 'FleetScreen'),
 });
 
