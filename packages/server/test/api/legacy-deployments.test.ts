@@ -4,7 +4,7 @@ import { createDevice, registerDeviceCertificate, registeredCa } from '../suppor
 import { deviceApi } from '../support/device-json-client';
 import { archiveFor, legacyOrg, uploadMultipart, type LegacyOrg } from '../support/legacy';
 import { expectFieldError } from '../support/resource-checks';
-import { useTestServer } from '../support/server';
+import { onTestServer, useTestServer } from '../support/server';
 
 const t = useTestServer();
 
@@ -138,7 +138,7 @@ describe('legacy device update', () => {
     expect(offered.body.data).toMatchObject({ update_available: true, deployment_id: null, firmware_meta: { uuid: v2, version: '1.1.0', product: 'cam', platform: 'rpi4', architecture: 'arm', author: 'ops', vcs_identifier: 'abc123', fwup_version: '1.10.1' } });
     const url = new URL(offered.body.data.firmware_url);
     expect(Number(url.searchParams.get('expires')) * 1000 - Date.now()).toBeGreaterThan(23.9 * 3600_000);
-    expect((await fetch(offered.body.data.firmware_url.replace(t.config.publicUrl, t.url))).status).toBe(200);
+    expect((await fetch(onTestServer(t, offered.body.data.firmware_url))).status).toBe(200);
 
     // Preflight: no url, no attempt. A partial header set (no version) is answered from the firmware's own version.
     const preflight = await check({ 'x-canopy-uuid': v1 }, '?preflight=true');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { firmwares } from '../../src/legacy/schema';
 import { firmwareKey, fwupArchive, zip } from '../support/fwup';
 import { archiveFor, leftovers, legacyOrg, uploadMultipart } from '../support/legacy';
-import { useTestServer } from '../support/server';
+import { onTestServer, useTestServer } from '../support/server';
 
 const t = useTestServer();
 
@@ -46,7 +46,7 @@ describe('legacy firmware upload', () => {
     expect(got.status).toBe(200);
     const url = new URL(got.body.data.url);
     expect(Number(url.searchParams.get('expires')) * 1000 - Date.now()).toBeGreaterThan(23.9 * 3600_000);
-    const download = await fetch(got.body.data.url.replace(t.config.publicUrl, t.url));
+    const download = await fetch(onTestServer(t, got.body.data.url));
     expect(Buffer.from(await download.arrayBuffer()).equals(first.bytes)).toBe(true);
     expect((await org.api('GET', orgPath(org, 'gateway', `/${first.uuid}`))).body.data.url).toBeUndefined();
     expect((await org.api('GET', `/firmwares/${flat.body.firmware.prn}`)).body.firmware.uuid).toBe(second.uuid);

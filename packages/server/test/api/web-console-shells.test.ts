@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectFieldError } from '../support/resource-checks';
-import { useTestServer } from '../support/server';
+import { onTestServer, useTestServer } from '../support/server';
 import { createTestDevice } from '../support/tunnels';
 
 const t = useTestServer();
@@ -8,7 +8,7 @@ const t = useTestServer();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The url is absolute on the server's public URL; the test server's port is its own. */
-const open = (url: string) => fetch(url.replace(t.config.publicUrl, t.url));
+const open = (url: string) => fetch(onTestServer(t, url));
 
 describe('web console shells', () => {
   it('answers a one-time url that works exactly once, even when used concurrently', async () => {

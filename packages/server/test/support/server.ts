@@ -159,3 +159,13 @@ export function useTestServer(overrides: Partial<Config> = {}, options: TestServ
     },
   });
 }
+
+/**
+ * `url` (which the server writes with its public URL) on the test server itself: the same path,
+ * query and fragment. Not a textual replace of the public URL, which would also rewrite a test
+ * server's own URL when its port starts with the public one's (port 40001 and :4000).
+ */
+export function onTestServer(t: Pick<TestServer, 'url'>, url: string): string {
+  const parsed = new URL(url);
+  return new URL(`${parsed.pathname}${parsed.search}${parsed.hash}`, t.url).toString();
+}
