@@ -22,6 +22,9 @@ const NotificationsHost = lazy(() => import('./ui/NotificationsHost').then((m) =
 
 const firstScreen = loadSession() ? Promise.race([router.load(), new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]) : Promise.resolve();
 
+// A task later, not in the promise's callback: the router finishes updating its store just after
+// load() resolves, and a store that changes under a transition's render makes React redo the
+// render synchronously, as one long task (seen in profiles of the fleet view).
 void firstScreen.catch(() => undefined).then(() => setTimeout(render, 0));
 
 function render() {
