@@ -1,11 +1,12 @@
 /**
  * Sending the console build's files: content type, caching (hashed assets immutable, the rest
- * revalidated) and gzip, with the documentation site's file helpers (site/static-site.ts).
+ * revalidated) and compression (brotli or gzip), with the documentation site's file helpers
+ * (site/static-site.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { acceptsGzip, COMPRESSIBLE, gzipCache, resolveSitePath, TYPES } from '../site/static-site';
+import { COMPRESSIBLE, encodedFiles, resolveSitePath, TYPES } from '../site/static-site';
 
 export const consoleBuildPresent = (root: string) => fs.existsSync(path.join(root, 'index.html'));
 
@@ -13,7 +14,7 @@ export const consoleBuildPresent = (root: string) => fs.existsSync(path.join(roo
 export const resolveConsoleFile = (root: string, rest: string) => resolveSitePath(root, `/${rest}`);
 
 export function consoleFileSender(root: string): (request: FastifyRequest, reply: FastifyReply, file: string) => Promise<FastifyReply> {
-  const gzipped = gzipCache();
+  const encoded = encodedFiles();
   const assets = path.join(root, 'assets') + path.sep;
   return async (request, reply, file) => {
     const ext = path.extname(file);
@@ -24,7 +25,8 @@ export function consoleFileSender(root: string): (request: FastifyRequest, reply
     if (ext === '.html') reply.header('x-frame-options', 'DENY');
     if (!COMPRESSIBLE.has(ext)) return reply.send(fs.createReadStream(file));
     reply.header('vary', 'accept-encoding');
-    if (!acceptsGzip(request.raw)) return reply.send(fs.createReadStream(file));
-    return reply.header('content-encoding', 'gzip').send(await gzipped(file));
+    const compressed = await encoded(request.raw, file);
+    if (!compressed) return reply.send(fs.createReadStream(file));
+    return reply.header('content-encoding', compressed.encoding).send(compressed.body);
   };
 }

@@ -19,4 +19,10 @@ describe('negotiateEncoding', () => {
     expect(negotiateEncoding('*;q=0, gzip')).toBe('gzip');
     expect(negotiateEncoding('br;q=0, *')).toBe('gzip');
   });
+
+  it('answers only with an encoding on offer, in the order offered', () => {
+    expect(negotiateEncoding('gzip, deflate, br', ['gzip'])).toBe('gzip');
+    expect(negotiateEncoding('br', ['gzip'])).toBeNull();
+    expect(negotiateEncoding('gzip, br', ['gzip', 'br'])).toBe('gzip');
+  });
 });

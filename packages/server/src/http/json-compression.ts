@@ -5,7 +5,8 @@
  *
  * Only JSON, and only above MIN_BYTES: a smaller answer fits in a packet or two, so compressing it
  * costs CPU and saves no time. Files are not handled here: the console's and the site's assets
- * are gzipped once per build by their own senders, and binaries are already compressed. The event
+ * are compressed once per build by their own senders (site/static-site.ts encodedFiles), and
+ * binaries are already compressed. The event
  * stream hijacks its reply and never passes through onSend.
  *
  * Brotli when the client takes it, at quality 4 (about gzip's size at a fraction of brotli's
@@ -21,13 +22,14 @@ const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT } };
 
-type Encoding = 'br' | 'gzip';
+export type Encoding = 'br' | 'gzip';
 
 /**
- * The encoding to answer with for an Accept-Encoding header, or null for none. Honours q-values
- * (`gzip;q=0` refuses gzip) and `*`; prefers brotli to gzip when both are acceptable.
+ * The encoding to answer with for an Accept-Encoding header, or null for none: the first of
+ * `offered` the header accepts. Honours q-values (`gzip;q=0` refuses gzip) and `*`; by default
+ * prefers brotli to gzip when both are acceptable.
  */
-export function negotiateEncoding(header: string | undefined): Encoding | null {
+export function negotiateEncoding(header: string | undefined, offered: readonly Encoding[] = ['br', 'gzip']): Encoding | null {
   if (!header) return null;
   const weights = new Map<string, number>();
   for (const part of header.toLowerCase().split(',')) {
@@ -36,9 +38,7 @@ export function negotiateEncoding(header: string | undefined): Encoding | null {
     weights.set(name.trim(), q ? Number(q[1]) : 1);
   }
   const weight = (encoding: Encoding) => weights.get(encoding) ?? weights.get('*') ?? 0;
-  if (weight('br') > 0) return 'br';
-  if (weight('gzip') > 0) return 'gzip';
-  return null;
+  return offered.find((encoding) => weight(encoding) > 0) ?? null;
 }
 
 const isJson = (contentType: unknown) => typeof contentType === 'string' && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
