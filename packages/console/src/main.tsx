@@ -9,6 +9,7 @@ import { queryClient } from './api/query-client';
 import { loadSession } from './api/session';
 import { SessionProvider } from './api/session-context';
 import { router } from './routes/router';
+import { useAfterFirstPaint } from './ui/after-first-paint';
 
 /**
  * How long a signed-in first visit waits for its screen's code and data before the first render.
@@ -19,6 +20,15 @@ import { router } from './routes/router';
 const FIRST_SCREEN_WAIT_MS = 1000;
 
 const NotificationsHost = lazy(() => import('./ui/NotificationsHost').then((m) => ({ default: m.NotificationsHost })));
+
+/** The notifications host, fetched once the first screen is painted (ui/NotificationsHost.tsx). */
+function NotificationsAfterFirstPaint() {
+  return useAfterFirstPaint() ? (
+    <Suspense fallback={null}>
+      <NotificationsHost />
+    </Suspense>
+  ) : null;
+}
 
 const firstScreen = loadSession() ? Promise.race([router.load(), new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]) : Promise.resolve();
 
@@ -35,9 +45,7 @@ function render() {
     root.render(
       <StrictMode>
         <MantineProvider defaultColorScheme="light" theme={theme} cssVariablesResolver={cssVariablesResolver}>
-          <Suspense fallback={null}>
-            <NotificationsHost />
-          </Suspense>
+          <NotificationsAfterFirstPaint />
           <QueryClientProvider client={queryClient}>
             <SessionProvider>
               <RouterProvider router={router} />

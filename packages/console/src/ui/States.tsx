@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 
 export function LoadingRows({ rows = 5, label = 'Loading' }: { rows?: number; label?: string }) {
   return (
-    <Stack gap="xs" aria-busy="true" aria-label={label}>
+    // A status, so its label is announced (a label on a plain div is not allowed, nor read).
+    <Stack gap="xs" role="status" aria-busy="true" aria-label={label}>
       {Array.from({ length: rows }, (_, i) => (
         <Skeleton key={i} height={28} radius="sm" />
       ))}

@@ -7,7 +7,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startTestServer, type TestServer } from '../../../server/test/support/server';
 
 export const consoleDist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
 
@@ -90,4 +91,49 @@ export async function signInWith(target: Page, consoleUrl: string, key: string):
 export async function confirmDialog(target: Page): Promise<void> {
   await target.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
   await target.getByRole('dialog').waitFor({ state: 'detached' });
+}
+
+export interface ConsoleBrowser {
+  readonly server: TestServer;
+  readonly browser: Browser;
+  /** A page of the browser, open for the whole file. */
+  readonly page: Page;
+  /** `/console/<path>` on the server. */
+  consoleUrl(path?: string): string;
+}
+
+/**
+ * A test file's set-up: a server serving the built console, Debian's Chromium and one page, made
+ * before the file's tests and closed after them. Read the fields inside tests and hooks.
+ */
+export function useConsoleBrowser(): ConsoleBrowser {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  beforeAll(async () => {
+    assertBuilt();
+    server = await startTestServer({ consoleDir: consoleDist });
+    browser = await launchChromium();
+    page = await newPage(browser);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('useConsoleBrowser: read its fields inside tests and hooks, once beforeAll has run');
+    return value;
+  };
+  return {
+    get server() {
+      return ready(server);
+    },
+    get browser() {
+      return ready(browser);
+    },
+    get page() {
+      return ready(page);
+    },
+    consoleUrl: (path = '') => `${ready(server).url}/console/${path}`,
+  };
 }

@@ -1,10 +1,13 @@
 /**
- * Follows GET /events/stream (through the SDK's followEvents) while the component is mounted.
- * `onEvent` should be stable or cheap: it is read through a ref, so changing it does not reconnect.
+ * Follows GET /events/stream (through the SDK's followEvents) while the component is mounted,
+ * from just after its first paint (ui/after-first-paint.ts): the stream is not part of a screen's
+ * first picture. `onEvent` should be stable or cheap: it is read through a ref, so changing it
+ * does not reconnect.
  */
 import { followEvents, type CanopyEvent, type EventStreamFilters } from '@canopy/sdk/browser';
 import { useEffect, useRef, useState } from 'react';
 import { useSession } from '../../api/session-context';
+import { useAfterFirstPaint } from '../../ui/after-first-paint';
 
 export function useLiveEvents(filters: EventStreamFilters, onEvent: (event: CanopyEvent) => void, enabled = true): { live: boolean } {
   const { client } = useSession();
@@ -12,8 +15,9 @@ export function useLiveEvents(filters: EventStreamFilters, onEvent: (event: Cano
   const handler = useRef(onEvent);
   handler.current = onEvent;
   const key = JSON.stringify(filters);
+  const painted = useAfterFirstPaint();
   useEffect(() => {
-    if (!enabled) return;
+    if (!enabled || !painted) return;
     const controller = new AbortController();
     void followEvents(client, {
       filters: JSON.parse(key) as EventStreamFilters,
@@ -26,6 +30,6 @@ export function useLiveEvents(filters: EventStreamFilters, onEvent: (event: Cano
       controller.abort();
       setLive(false);
     };
-  }, [client, key, enabled]);
+  }, [client, key, enabled, painted]);
   return { live };
 }

@@ -1,29 +1,19 @@
 /**
- * Counts by state of every device the filter selects, not just the page in view:
- * GET /devices/counts with the fleet view's search (one statement on the server).
+ * Counts by state of every device the filter selects, not just the page in view
+ * (features/fleet/queries.ts deviceCountsQuery). The fleet route's loader asks for them with the
+ * page of devices (prefetch.ts), so they are drawn with the rows, not after them.
  */
 import { Badge, Group, Skeleton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useSession } from '../../api/session-context';
-
-interface DeviceCounts {
-  total: number;
-  quarantined: number;
-  archived: number;
-  online: number;
-  never_connected: number;
-  reported_release: number;
-}
+import { deviceCountsQuery } from './queries';
 
 export function FleetCounts({ search }: { search: string }) {
   const { client } = useSession();
-  const counts = useQuery({
-    queryKey: ['devices', 'counts', search],
-    queryFn: () => client.request<{ device_counts: DeviceCounts }>('GET', '/devices/counts', { query: search ? { search } : {} }).then((b) => b.device_counts),
-    retry: false,
-  });
+  const counts = useQuery(deviceCountsQuery(client, search));
   if (counts.error) return null; // the list beside it shows the same search's error
-  if (!counts.data) return <Skeleton height={22} width={420} aria-label="Loading counts" />;
+  // As wide as the badges on a desktop, never wider than a phone.
+  if (!counts.data) return <Skeleton height={22} maw={420} aria-label="Loading counts" />;
   const c = counts.data;
   return (
     <Group gap="xs" aria-label="Devices by state" role="group" data-testid="fleet-counts">

@@ -1,21 +1,38 @@
 /** The fleet view (site/docs/canopy-core/reference/web-console/fleet-view.md). */
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { useSession } from '../../api/session-context';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { EmptyState, LoadingRows } from '../../ui/States';
 import { useLiveEvents } from '../events/useLiveEvents';
 import { namesOf, useCohorts, useProducts } from '../products/queries';
-import { BulkActions } from './BulkActions';
 import { DeviceTable } from './DeviceTable';
 import { FleetCounts } from './FleetCounts';
 import { FilterBuilder } from './FilterBuilder';
 import { useDevicePage } from './queries';
 
+// Shown only once devices are selected, so its inputs (Mantine's Select and TagsInput, about a
+// third of the screen's code) are not part of the view's first load.
+const BulkActions = lazy(() => import('./BulkActions').then((m) => ({ default: m.BulkActions })));
+
 export interface FleetSearch {
   q?: string;
   page?: string;
+}
+
+/**
+ * Follows device events and says whether it is connected. A component of its own so that
+ * connecting, a moment after the first paint, redraws the badge and not the whole view (on a slow
+ * phone a redraw of the view is a long task).
+ */
+function LiveBadge({ onDeviceEvent }: { onDeviceEvent(): void }) {
+  const { live } = useLiveEvents({ type: 'device' }, onDeviceEvent);
+  return (
+    <Badge color={live ? 'green' : 'gray'} aria-live="polite">
+      {live ? 'Live' : 'Connecting…'}
+    </Badge>
+  );
 }
 
 export function FleetView({ search, onSearch }: { search: FleetSearch; onSearch(next: FleetSearch): void }) {
@@ -32,13 +49,13 @@ export function FleetView({ search, onSearch }: { search: FleetSearch; onSearch(
 
   // A device event refreshes the page in view and the counts (at most twice a second).
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const { live } = useLiveEvents({ type: 'device' }, () => {
+  const onDeviceEvent = useCallback(() => {
     if (pending.current) return;
     pending.current = setTimeout(() => {
       pending.current = null;
       void queries.invalidateQueries({ queryKey: ['devices'] });
     }, 500);
-  });
+  }, [queries]);
 
   const rows = devices.data?.items ?? [];
   const productOptions = (products.data ?? []).map((p) => ({ value: p.prn, label: p.name }));
@@ -53,15 +70,17 @@ export function FleetView({ search, onSearch }: { search: FleetSearch; onSearch(
         <Title order={1} size="h2">
           Fleet
         </Title>
-        <Badge color={live ? 'green' : 'gray'} aria-live="polite">
-          {live ? 'Live' : 'Connecting…'}
-        </Badge>
+        <LiveBadge onDeviceEvent={onDeviceEvent} />
       </Group>
       <Paper withBorder p="sm">
         <FilterBuilder value={q} products={productOptions} cohorts={cohortOptions} onApply={(next) => { history.current = []; setSelected(new Set()); onSearch({ q: next || undefined }); }} />
       </Paper>
       <FleetCounts search={q} />
-      {canWrite && selected.size > 0 && <BulkActions selected={rows.filter((d) => selected.has(d.prn))} cohorts={cohortOptions} onDone={() => setSelected(new Set())} />}
+      {canWrite && selected.size > 0 && (
+        <Suspense fallback={null}>
+          <BulkActions selected={rows.filter((d) => selected.has(d.prn))} cohorts={cohortOptions} onDone={() => setSelected(new Set())} />
+        </Suspense>
+      )}
       <ApiErrorAlert error={devices.error} title="Could not list devices" />
       {devices.isPending ? (
         <LoadingRows rows={8} label="Loading devices" />
