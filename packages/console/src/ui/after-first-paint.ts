@@ -1,9 +1,10 @@
 /**
  * `useAfterFirstPaint()` is false until the browser has painted the frame after the calling
  * component's first commit. What a screen does not need for its first picture waits for it: the
- * live event stream and the notifications host. Started with the first render,
- * their requests and code would sit between a slow phone and the first paint (Lighthouse counts
- * every request begun before the paint as needed for it; bench/console.ts).
+ * live event stream and the notifications host. Started with the first render, their requests
+ * and code would sit between a slow phone and the first paint (Lighthouse counts every request
+ * begun before the paint as needed for it; bench/console.ts). A tab opened in the background
+ * paints, and so starts them, when it is first shown.
  */
 import { startTransition, useEffect, useState } from 'react';
 

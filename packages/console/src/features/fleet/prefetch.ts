@@ -1,10 +1,11 @@
 /**
- * The fleet route's loader: starts the fleet view's requests (its page of devices, the counts
- * of the devices its search selects, and the products and cohorts its columns name) as soon as the URL is matched, alongside the download of
- * the screen's code rather than after it, and lets the router draw the screen once, with its
- * rows, instead of a frame, then skeletons, then rows. The router waits for a loader at most
- * its pendingMs (1 s) before drawing the route's pending component; errors are left in the cache
- * for the screen to show (prefetchQuery never throws).
+ * The fleet route's loader: starts the fleet view's requests (its page of devices, the counts of
+ * the devices its search selects, and the products and cohorts its columns name) as soon as the
+ * URL is matched, alongside the download of the screen's code rather than after it, and lets the
+ * router draw the screen once, with its rows and counts, instead of a frame, then skeletons, then
+ * rows. The router waits for a loader at most its pendingMs (1 s) before drawing the route's
+ * pending component; errors are left in the cache for the screen to show (prefetchQuery never
+ * throws).
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { clientFor } from '../../api/client';
