@@ -33,14 +33,12 @@ function screenFiles(bundle: OutputBundle): { scripts: string[]; styles: string[
 }
 
 export function fleetScreenHtml(): Plugin {
-  let outDir = '';
   let base = '/';
   let links = '';
   return {
     name: 'canopy:fleet-screen-html',
     apply: 'build',
     configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
       base = config.base;
     },
     generateBundle(_options, bundle) {
@@ -48,7 +46,9 @@ export function fleetScreenHtml(): Plugin {
       // `crossorigin` as on the entry's <script>, so the module map and the fetch match.
       links = [...styles.map((file) => `<link rel="stylesheet" crossorigin href="${base}${file}">`), ...scripts.map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`)].map((link) => `    ${link}\n`).join('');
     },
-    writeBundle() {
+    // The output directory is the hook's own `dir`, where index.html has just been written.
+    writeBundle({ dir }) {
+      const outDir = dir!;
       const index = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
       if (!index.includes('  </head>')) throw new Error('index.html has no </head> to put the fleet screen links before');
       fs.writeFileSync(path.join(outDir, 'fleet.html'), index.replace('  </head>', `${links}  </head>`));
