@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +12,9 @@ import { useTestServer } from '../support/server';
 const build = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-console-'));
 fs.mkdirSync(path.join(build, 'assets'));
 fs.writeFileSync(path.join(build, 'index.html'), '<!doctype html><title>console</title><script src="/console/assets/index-abc123.js"></script>');
-fs.writeFileSync(path.join(build, 'fleet.html'), '<!doctype html><title>console, fleet</title><script src="/console/assets/index-abc123.js"></script>');
+// The fleet's page starts its first requests from an inline script (vite-plugins/early-requests.ts).
+const earlyScript = "window.early = fetch('/devices');";
+fs.writeFileSync(path.join(build, 'fleet.html'), `<!doctype html><title>console, fleet</title><script>${earlyScript}</script><script src="/console/assets/index-abc123.js"></script>`);
 const script = `console.log(${JSON.stringify('x'.repeat(5000))});`;
 fs.writeFileSync(path.join(build, 'assets', 'index-abc123.js'), script);
 fs.writeFileSync(path.join(build, 'assets', 'index-abc123.js.br'), brotliCompressSync(script));
@@ -70,6 +73,14 @@ describe('the web console at /console/', () => {
   it("answers the fleet view's URL with its own page, and only that URL", async () => {
     for (const fleet of ['fleet', 'fleet?q=tags%3A%27east%27']) expect(await (await fetch(`${t.url}/console/${fleet}`)).text()).toContain('<title>console, fleet</title>');
     for (const other of ['', 'fleets', 'fleet/x', 'devices/prn:1:abc:device:def']) expect(await (await fetch(`${t.url}/console/${other}`)).text()).toContain('<title>console</title>');
+  });
+
+  it("allows the fleet page's inline script by its hash, and no inline script anywhere else", async () => {
+    const scriptSources = (res: Response) => (res.headers.get('content-security-policy') ?? '').split(';').find((d) => d.startsWith('script-src '))?.split(' ').slice(1);
+    const hash = `'sha256-${createHash('sha256').update(earlyScript).digest('base64')}'`;
+    expect(scriptSources(await fetch(`${t.url}/console/fleet`))).toEqual(["'self'", hash]);
+    expect(scriptSources(await fetch(`${t.url}/console/`))).toEqual(["'self'"]);
+    expect(scriptSources(await fetch(`${t.url}/console/devices/prn:1:abc:device:def`))).toEqual(["'self'"]);
   });
 
   it('answers a missing asset with 404, not the index page, and never leaves the build', async () => {
