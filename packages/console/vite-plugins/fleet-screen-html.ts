@@ -1,6 +1,6 @@
 /**
  * Writes dist/fleet.html: index.html plus a <link> for the code and styles of the fleet screen,
- * beyond the entry's. The admin server sends it for /console/fleet (packages/server/src/
+ * beyond the entry's, and the script that starts the screen's first requests (early-requests.ts). The admin server sends it for /console/fleet (packages/server/src/
  * console-app/routes.ts), so a browser opening the fleet view fetches the screen beside the entry
  * instead of after the entry has run and its router has asked for it: one round trip fewer before
  * the first rows on a slow link. Every other path, the sign-in page's among them, keeps
@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Plugin, Rolldown } from 'vite';
+import { earlyRequestsScript } from './early-requests';
 
 type OutputBundle = Rolldown.OutputBundle;
 type OutputChunk = Rolldown.OutputChunk;
@@ -51,7 +52,8 @@ export function fleetScreenHtml(): Plugin {
       const outDir = dir!;
       const index = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
       if (!index.includes('  </head>')) throw new Error('index.html has no </head> to put the fleet screen links before');
-      fs.writeFileSync(path.join(outDir, 'fleet.html'), index.replace('  </head>', `${links}  </head>`));
+      const early = `    <script>${earlyRequestsScript()}</script>\n`;
+      fs.writeFileSync(path.join(outDir, 'fleet.html'), index.replace('  </head>', `${early}${links}  </head>`));
     },
   };
 }

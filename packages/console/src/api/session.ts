@@ -3,7 +3,7 @@
  * sessionStorage, so it lives as long as the tab and is never written to disk by the console.
  * Sign-out forgets it.
  */
-const STORAGE_KEY = 'canopy.console.session';
+export const SESSION_STORAGE_KEY = 'canopy.console.session';
 
 export type Role = 'read' | 'write' | 'admin';
 
@@ -17,7 +17,7 @@ export interface Session {
 
 export function loadSession(): Session | null {
   try {
-    const raw = sessionStorage.getItem(STORAGE_KEY);
+    const raw = sessionStorage.getItem(SESSION_STORAGE_KEY);
     return raw ? (JSON.parse(raw) as Session) : null;
   } catch {
     return null;
@@ -25,11 +25,11 @@ export function loadSession(): Session | null {
 }
 
 export function saveSession(session: Session): void {
-  sessionStorage.setItem(STORAGE_KEY, JSON.stringify(session));
+  sessionStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify(session));
 }
 
 export function forgetSession(): void {
-  sessionStorage.removeItem(STORAGE_KEY);
+  sessionStorage.removeItem(SESSION_STORAGE_KEY);
 }
 
 export const canWrite = (session: Session | null) => session?.role === 'write' || session?.role === 'admin';

@@ -1,13 +1,15 @@
 /**
  * What the fleet view's first load fetches, and when (bench/console.ts measures how fast): the
  * fleet's own URL links the screen's code from its HTML, the code comes brotli-compressed from the
- * build's `.br` files, and what the first picture does not show (the live event stream, the
- * notifications host) is asked for only once the rows are drawn.
+ * build's `.br` files, its first requests start from its HTML before the code arrives, and what
+ * the first picture does not show (the live event stream, the notifications host) is asked for
+ * only once the rows are drawn.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { EARLY_FLEET_PATHS } from '../../vite-plugins/early-requests';
 import { consoleDist, newPage, signInWith, useConsoleBrowser } from './harness';
 
 const t = useConsoleBrowser();
@@ -60,6 +62,36 @@ describe("the fleet view's first load", () => {
     await notificationsHost;
     expect(scripts.filter((p) => p.includes('/assets/FleetScreen-'))).toEqual([]);
     await signedOut.close();
+  });
+
+  it("starts the fleet's first requests from its page, within the page's policy, and the console takes each answer once", async () => {
+    const page = await newPage(t.browser);
+    await signInWith(page, t.consoleUrl(), t.server.apiKey);
+    await expect.poll(() => page.getByTestId('device-row').count()).toBe(3);
+    const asked: string[] = [];
+    const refused: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (!url.pathname.startsWith('/console')) asked.push(url.pathname + url.search);
+    });
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+    });
+    await page.goto(t.consoleUrl('fleet'));
+    await expect.poll(() => page.getByTestId('device-row').count()).toBe(3);
+    await page.getByTestId('fleet-counts').waitFor();
+    expect(refused).toEqual([]);
+    // The inline script ran (the policy allowed it) and every answer it asked for was taken.
+    expect(await page.evaluate(() => window.canopyEarlyResponses && Object.keys(window.canopyEarlyResponses))).toEqual([]);
+    for (const early of EARLY_FLEET_PATHS) expect(asked.filter((p) => p === early), early).toHaveLength(1);
+
+    // A filtered page is asked for by the console itself, once.
+    asked.length = 0;
+    await page.goto(t.consoleUrl(`fleet?q=${encodeURIComponent("identifier:'meter-1'")}`));
+    await expect.poll(() => page.getByTestId('device-row').count()).toBe(1);
+    expect(await page.evaluate(() => window.canopyEarlyResponses)).toBeUndefined();
+    expect(asked.filter((p) => p.startsWith('/devices?'))).toHaveLength(1);
+    await page.close();
   });
 
   it('asks for the counts with the rows, and for the event stream only after the rows are drawn', async () => {
