@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { queryClient } from './api/query-client';
 import { loadSession } from './api/session';
 import { SessionProvider } from './api/session-context';
-import { router } from './routes/router';
+import { createConsoleRouter, type ConsoleRouter } from './routes/router';
 import { useAfterFirstPaint } from './ui/after-first-paint';
 
 /**
@@ -30,14 +30,30 @@ function NotificationsAfterFirstPaint() {
   ) : null;
 }
 
-const firstScreen = loadSession() ? Promise.race([router.load(), new Promise((resolve) => setTimeout(resolve, FIRST_SCREEN_WAIT_MS))]) : Promise.resolve();
+const afterMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// A task later, not in the promise's callback: the router finishes updating its store just after
-// load() resolves, and a store that changes under a transition's render makes React redo the
-// render synchronously, as one long task (seen in profiles of the fleet view).
-void firstScreen.catch(() => undefined).then(() => setTimeout(render, 0));
+/**
+ * A first load in tasks none of which is long on a slow phone: the modules' evaluation, then the
+ * router's route tree, then the router's first load (matching the URL and running the screen's
+ * loader, which takes the answers fleet.html asked for), then the first render.
+ */
+async function start() {
+  await afterMs(0);
+  const router = createConsoleRouter();
+  if (loadSession()) {
+    await afterMs(0);
+    await Promise.race([router.load().catch(() => undefined), afterMs(FIRST_SCREEN_WAIT_MS)]);
+  }
+  // A task later, not in the promise's callback: the router finishes updating its store just
+  // after load() resolves, and a store that changes under a transition's render makes React redo
+  // the render synchronously, as one long task (seen in profiles of the fleet view).
+  await afterMs(0);
+  render(router);
+}
 
-function render() {
+void start();
+
+function render(router: ConsoleRouter) {
   const root = createRoot(document.getElementById('root')!);
   // As a transition, React renders the first screen in slices of a few milliseconds, yielding to
   // the browser between them, instead of one task that blocks input for as long as it takes.

@@ -108,10 +108,17 @@ const releases = createRoute({
 
 const tree = root.addChildren([index, fleet, device, products, product, cohort, events, webhooks, webhook, signingKeys, caCertificates, users, apiKeys, artifacts, artifact, artifactVersion, binary, bundles, bundleOverrides, bundleOverride, releases, shellRoute(root)]);
 
-export const router = createRouter({ routeTree: tree, basepath: '/console', defaultNotFoundComponent: () => <Navigate to="/fleet" /> });
+/**
+ * The console's router. A function, not a module constant: building the route tree takes 10-20 ms
+ * on a fast machine, and main.tsx does it in a task of its own rather than inside the evaluation of
+ * the modules, already the longest task of a first load on a slow phone.
+ */
+export const createConsoleRouter = () => createRouter({ routeTree: tree, basepath: '/console', defaultNotFoundComponent: () => <Navigate to="/fleet" /> });
+
+export type ConsoleRouter = ReturnType<typeof createConsoleRouter>;
 
 declare module '@tanstack/react-router' {
   interface Register {
-    router: typeof router;
+    router: ConsoleRouter;
   }
 }

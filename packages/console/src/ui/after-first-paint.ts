@@ -15,7 +15,7 @@ import { startTransition, useEffect, useState } from 'react';
  * once (in a task) when it already has been, or when the browser reports no paint timing.
  */
 function afterFirstContentfulPaint(then: () => void): () => void {
-  if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+  if (typeof PerformanceObserver === 'undefined' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) {
     const task = setTimeout(then, 0);
     return () => clearTimeout(task);
   }
