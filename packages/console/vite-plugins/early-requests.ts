@@ -14,7 +14,7 @@ import { SESSION_STORAGE_KEY } from '../src/api/session';
 /** The fleet view's first requests, as the SDK writes them (features/fleet/prefetch.ts). */
 export const EARLY_FLEET_PATHS = ['/devices?limit=100&order=desc', '/devices/counts', '/products?order=asc&limit=100', '/cohorts?order=asc&limit=100'];
 
-export function earlyRequestsScript(paths: string[] = EARLY_FLEET_PATHS): string {
+export function earlyRequestsScript(): string {
   return `(() => {
   try {
     if (location.search) return;
@@ -22,7 +22,7 @@ export function earlyRequestsScript(paths: string[] = EARLY_FLEET_PATHS): string
     if (!session || !session.apiKey) return;
     const authorization = 'Bearer ' + session.apiKey;
     const early = (window.canopyEarlyResponses = {});
-    for (const path of ${JSON.stringify(paths)}) {
+    for (const path of ${JSON.stringify(EARLY_FLEET_PATHS)}) {
       const url = location.origin + path;
       const response = fetch(url, { headers: { authorization } });
       response.catch(() => {});

@@ -1,10 +1,11 @@
 /**
  * Writes dist/fleet.html: index.html plus a <link> for the code and styles of the fleet screen,
- * beyond the entry's, and the script that starts the screen's first requests (early-requests.ts). The admin server sends it for /console/fleet (packages/server/src/
- * console-app/routes.ts), so a browser opening the fleet view fetches the screen beside the entry
- * instead of after the entry has run and its router has asked for it: one round trip fewer before
- * the first rows on a slow link. Every other path, the sign-in page's among them, keeps
- * index.html and does not pay for the fleet's bytes.
+ * beyond the entry's, and the script that starts the screen's first requests (early-requests.ts).
+ * The admin server sends it for /console/fleet (packages/server/src/console-app/routes.ts), so a
+ * browser opening the fleet view fetches the screen beside the entry instead of after the entry
+ * has run and its router has asked for it: one round trip fewer before the first rows on a slow
+ * link. Every other path, the sign-in page's among them, keeps index.html and does not pay for
+ * the fleet's bytes.
  */
 import fs from 'node:fs';
 import path from 'node:path';
