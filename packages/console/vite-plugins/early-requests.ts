@@ -6,8 +6,8 @@
  * downloads instead of a round trip after it has run. A URL here that the console no longer asks
  * for only costs that request (test/browser/first-load.test.ts checks each one is taken).
  *
- * The admin server allows this script, and no other inline one, by its hash
- * (packages/server/src/console-app/inline-script-policy.ts).
+ * The admin server allows fleet.html's inline scripts, this one and the frame's
+ * (fleet-frame.ts), by their hashes (packages/server/src/console-app/inline-script-policy.ts).
  */
 import { SESSION_STORAGE_KEY } from '../src/api/session';
 

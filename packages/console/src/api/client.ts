@@ -6,7 +6,9 @@
 import { createCanopyClient, type CanopyClient } from '@canopy/sdk/browser';
 import { earlyOrNetwork } from './early-responses';
 
-export const apiBaseUrl = () => window.location.origin;
+// No window when the build renders the fleet frame in Node (src/prerender/fleet-frame.tsx): that
+// render asks for nothing, so any origin does.
+export const apiBaseUrl = () => (typeof window === 'undefined' ? 'http://localhost' : window.location.origin);
 
 export function clientFor(apiKey: string | null): CanopyClient {
   return createCanopyClient({ baseUrl: apiBaseUrl(), fetch: earlyOrNetwork, ...(apiKey ? { apiKey } : {}) });

@@ -4,7 +4,7 @@
  * Each screen is its own chunk, loaded when first visited: the first load is the sign-in page
  * and the frame (bench/console.ts measures it).
  */
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Navigate, Outlet } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Navigate, Outlet, type RouterHistory } from '@tanstack/react-router';
 import { queryClient } from '../api/query-client';
 import { useSession } from '../api/session-context';
 import { SignIn } from '../features/auth/SignIn';
@@ -111,9 +111,10 @@ const tree = root.addChildren([index, fleet, device, products, product, cohort, 
 /**
  * The console's router. A function, not a module constant: building the route tree takes 10-20 ms
  * on a fast machine, and main.tsx does it in a task of its own rather than inside the evaluation of
- * the modules, already the longest task of a first load on a slow phone.
+ * the modules, already the longest task of a first load on a slow phone. `history` is the
+ * browser's unless given (the build's prerender of the fleet frame gives a memory history).
  */
-export const createConsoleRouter = () => createRouter({ routeTree: tree, basepath: '/console', defaultNotFoundComponent: () => <Navigate to="/fleet" /> });
+export const createConsoleRouter = (history?: RouterHistory) => createRouter({ routeTree: tree, basepath: '/console', history, defaultNotFoundComponent: () => <Navigate to="/fleet" /> });
 
 export type ConsoleRouter = ReturnType<typeof createConsoleRouter>;
 

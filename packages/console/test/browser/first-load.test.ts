@@ -1,15 +1,16 @@
 /**
  * What the fleet view's first load fetches, and when (bench/console.ts measures how fast): the
- * fleet's own URL links the screen's code from its HTML, the code comes brotli-compressed from the
- * build's `.br` files, its first requests start from its HTML before the code arrives, and what
- * the first picture does not show (the live event stream, the notifications host) is asked for
- * only once the rows are drawn.
+ * fleet's own URL draws the screen's frame from its HTML and names the screen's code there, the
+ * code comes brotli-compressed from the build's `.br` files, its first requests start from its
+ * HTML before the code arrives, and what the first picture does not show (the live event stream,
+ * the notifications host) is asked for only once the rows are drawn.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EARLY_FLEET_PATHS } from '../../vite-plugins/early-requests';
+import type { Page } from 'playwright-core';
 import { consoleDist, newPage, signInWith, useConsoleBrowser } from './harness';
 
 const t = useConsoleBrowser();
@@ -19,17 +20,20 @@ beforeAll(async () => {
   for (const identifier of ['meter-1', 'meter-2', 'meter-3']) await t.server.api('POST', '/devices', { identifier, product_prn: product.prn });
 });
 
-const linkedScripts = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="\/console\/([^"]+)">/g)].map((m) => m[1]);
+/** The fleet screen's files a page's HTML names (fleet.html's script preloads them). */
+const screenScripts = (html: string) => [...html.matchAll(/"\/console\/(assets\/FleetScreen-[\w-]+\.js)"/g)].map((m) => m[1]);
+
+const frame = (page: Page) => page.locator('[data-fleet-frame]');
 
 describe("the fleet view's first load", () => {
-  it('links the fleet screen’s code from /console/fleet only, and the browser fetches it once', async () => {
+  it('names the fleet screen’s code from /console/fleet only, and the browser fetches it once', async () => {
     const fleetHtml = await (await fetch(t.consoleUrl('fleet?q=x'))).text();
-    const [screen] = linkedScripts(fleetHtml);
+    const [screen] = screenScripts(fleetHtml);
     expect(screen).toMatch(/^assets\/FleetScreen-[\w-]+\.js$/);
     expect(fs.existsSync(path.join(consoleDist, screen))).toBe(true);
     // The sign-in page and other screens do not pay for the fleet's bytes.
-    expect(linkedScripts(await (await fetch(t.consoleUrl())).text())).toEqual([]);
-    expect(linkedScripts(await (await fetch(t.consoleUrl('releases'))).text())).toEqual([]);
+    expect(screenScripts(await (await fetch(t.consoleUrl())).text())).toEqual([]);
+    expect(screenScripts(await (await fetch(t.consoleUrl('releases'))).text())).toEqual([]);
 
     await signInWith(t.page, t.consoleUrl(), t.server.apiKey);
     // Signing in draws the fleet, fetching its code: done before this page's requests are counted.
@@ -48,6 +52,43 @@ describe("the fleet view's first load", () => {
     // Chromium accepts brotli, and the build wrote a .br beside every script of 1 KiB or more.
     expect(encodings.get(`/console/${screen}`)).toBe('br');
     for (const [asset, encoding] of encodings) if (fs.existsSync(path.join(consoleDist, `${asset.slice('/console/'.length)}.br`))) expect(encoding, asset).toBe('br');
+  });
+
+  it('paints the frame from its HTML before the code has run, inert, and the first render replaces it', async () => {
+    const page = await newPage(t.browser);
+    await signInWith(page, t.consoleUrl(), t.server.apiKey);
+    // The code held back: what is on screen is fleet.html's own.
+    await page.route('**/console/assets/*.js', (route) => route.abort());
+    await page.goto(t.consoleUrl('fleet'));
+    await expect.poll(() => frame(page).isVisible()).toBe(true);
+    expect(await frame(page).getAttribute('inert')).not.toBeNull();
+    expect(await frame(page).getByRole('heading', { level: 1, includeHidden: true }).textContent()).toBe('Fleet');
+    expect(await frame(page).getByRole('status', { name: 'Loading devices', includeHidden: true }).count()).toBe(1);
+    // Who is signed in comes from the session: the frame says what the console's header says.
+    const signedInAs = await frame(page).getByTestId('signed-in-as').textContent();
+    expect(signedInAs).toMatch(/\(admin\)$/);
+    expect(await page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))).toBe('light');
+
+    await page.unroute('**/console/assets/*.js');
+    await page.goto(t.consoleUrl('fleet'));
+    await expect.poll(() => page.getByTestId('device-row').count()).toBe(3);
+    expect(await frame(page).count()).toBe(0);
+    expect(await page.getByTestId('signed-in-as').textContent()).toBe(signedInAs);
+    await page.close();
+  });
+
+  it('keeps the frame hidden without a session, and draws the sign-in page', async () => {
+    const page = await newPage(t.browser);
+    await page.route('**/console/assets/*.js', (route) => route.abort());
+    await page.goto(t.consoleUrl('fleet'));
+    await page.waitForLoadState('load');
+    expect(await frame(page).count()).toBe(1);
+    expect(await frame(page).isVisible()).toBe(false);
+    await page.unroute('**/console/assets/*.js');
+    await page.goto(t.consoleUrl('fleet'));
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await frame(page).count()).toBe(0);
+    await page.close();
   });
 
   it("does not fetch the fleet screen's code for the sign-in page, even once the notifications host has loaded", async () => {

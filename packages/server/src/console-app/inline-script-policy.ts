@@ -1,9 +1,9 @@
 /**
  * The Content-Security-Policy of an HTML file of the console build. Every answer carries helmet's
  * policy, whose script-src allows the origin's own files and no inline script. fleet.html holds
- * one inline script (it starts the fleet view's first requests while the code downloads:
- * packages/console/vite-plugins/early-requests.ts), so that file's policy also allows exactly
- * that script, by its SHA-256, and nothing else inline. The hashes are read from the file itself,
+ * inline scripts (one starts the fleet view's first requests while the code downloads, another
+ * shows the screen's frame and then starts the code: packages/console/vite-plugins/), so that
+ * file's policy also allows exactly those scripts, by their SHA-256, and nothing else inline. The hashes are read from the file itself,
  * so they cannot drift from the build; they are kept per file version.
  */
 import { createHash } from 'node:crypto';

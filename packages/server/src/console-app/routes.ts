@@ -4,8 +4,8 @@
  * /console/ is the application's index.html, whose router draws the screen (deep links work).
  * Hashed assets (/console/assets/) never change, so browsers keep them for a year; index.html is
  * revalidated on each visit so a new build is picked up at once. The fleet view's own URL gets
- * fleet.html instead: index.html with links to the fleet screen's code, fetched beside the entry
- * (packages/console/vite-plugins/fleet-screen-html.ts). Nothing is served when the build is missing
+ * fleet.html instead: index.html with the fleet screen's frame drawn in it and its first requests
+ * started from it (packages/console/vite-plugins/fleet-screen-html.ts). Nothing is served when the build is missing
  * (`npm start` builds it first: scripts/ensure-console-build.mjs).
  */
 import fs from 'node:fs';
