@@ -29,6 +29,13 @@ export interface LighthouseRun {
   opportunities: string[];
 }
 
+/**
+ * BENCH_LIGHTHOUSE_CPU: Lighthouse's CPU slowdown multiplier instead of its default 4, to stand in
+ * for a slower machine (4 x this machine's benchmarkIndex / the other's), as its figures scale
+ * measured main-thread times by it.
+ */
+const CPU_SLOWDOWN = process.env.BENCH_LIGHTHOUSE_CPU ? Number(process.env.BENCH_LIGHTHOUSE_CPU) : undefined;
+
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
 
 /** Starts Chromium with a DevTools port and resolves with that port once it listens. */
@@ -115,7 +122,8 @@ export async function runLighthouse(url: string, options: LighthouseOptions = {}
   try {
     const page = await browser.newPage();
     if (options.sessionStorage) await page.evaluateOnNewDocument(fillSessionStorage, options.sessionStorage);
-    const result = await lighthouse(url, { port: chromium.port, onlyCategories: ['performance'], logLevel: 'error', output: 'json' }, undefined, page);
+    const flags = { port: chromium.port, onlyCategories: ['performance'], logLevel: 'error' as const, output: 'json' as const, ...(CPU_SLOWDOWN ? { throttling: { cpuSlowdownMultiplier: CPU_SLOWDOWN } } : {}) };
+    const result = await lighthouse(url, flags, undefined, page);
     if (!result) throw new Error('lighthouse returned no result');
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.message}`);
