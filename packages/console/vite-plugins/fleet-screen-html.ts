@@ -20,6 +20,7 @@ type OutputChunk = Rolldown.OutputChunk;
 
 const SCREEN = '/src/routes/FleetScreen.tsx';
 const ROOT = '<div id="root"></div>';
+const CHARSET = '<meta charset="UTF-8" />\n    ';
 const ENTRY_SCRIPT = /\n\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
 
 /** The files the screen's chunk needs before it runs, the entry chunk's own excepted. */
@@ -63,13 +64,14 @@ export function fleetScreenHtml(): Plugin {
       const index = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
       if (!index.includes('  </head>')) throw new Error('index.html has no </head> to put the fleet screen links before');
       if (!index.includes(ROOT)) throw new Error(`index.html has no ${ROOT} to draw the fleet frame in`);
+      if (!index.includes(CHARSET)) throw new Error(`index.html has no ${CHARSET} to put the early requests after`);
       const entry = ENTRY_SCRIPT.exec(index);
       if (!entry) throw new Error("index.html has no <script type=\"module\" crossorigin src=...> for the entry");
       // First in <head>: an inline script after a stylesheet waits for it.
       const early = `<script>${earlyRequestsScript()}</script>\n    `;
       const frame = `<div id="root">${hiddenFrame(await prerenderFleetFrame(root))}</div>\n    <script>${frameScript(entry[1], screenScripts)}</script>`;
       const html = index
-        .replace('<meta charset="UTF-8" />\n    ', `<meta charset="UTF-8" />\n    ${early}`)
+        .replace(CHARSET, `${CHARSET}${early}`)
         .replace(entry[0], '')
         .replace('  </head>', `${styleLinks}  </head>`)
         .replace(ROOT, frame);
