@@ -9,8 +9,8 @@ const env = useCliEnv(server);
 
 const ok = canopyOk(env);
 
-/** The server lists a bundle override's devices as bundle_override_devices rows carrying device_prn. */
-const overrideDevices = (answer: { bundle_override_devices: { device_prn: string }[] }) => answer.bundle_override_devices.map((row) => row.device_prn);
+/** The server lists a bundle override's devices as devices rows carrying device_prn. */
+const overrideDevices = (answer: { devices: { device_prn: string }[] }) => answer.devices.map((row) => row.device_prn);
 const fixtures = (tag: string) => fleetFixtures(ok, tag);
 
 describe('bundles and releases', () => {
@@ -50,7 +50,7 @@ describe('bundle overrides', () => {
     expect(prns((await ok(['bundle-overrides', 'list', '--all'])).bundle_overrides)).toContain(override.prn);
     expect((await ok(['bundle-overrides', 'update', override.prn, '--name', 'canary-2'])).bundle_override.name).toBe('canary-2');
 
-    expect((await ok(['bundle-overrides', 'devices', 'add', override.prn, '--device-prn', device.prn])).bundle_override_device).toMatchObject({
+    expect((await ok(['bundle-overrides', 'devices', 'add', override.prn, '--device-prn', device.prn])).device).toMatchObject({
       bundle_override_prn: override.prn,
       device_prn: device.prn,
     });

@@ -207,7 +207,7 @@ export const RESOURCES: ResourceDef[] = [
             args: [prnArg('bundle override', 'bundle_override')],
             body: [prnField('device-prn', 'device', 'device', true)],
           },
-          { name: 'list', summary: 'List the devices of a bundle override.', method: 'GET', path: '/bundle_overrides/{prn}/devices', args: [prnArg('bundle override', 'bundle_override')], listKey: 'bundle_override_devices' },
+          { name: 'list', summary: 'List the devices of a bundle override.', method: 'GET', path: '/bundle_overrides/{prn}/devices', args: [prnArg('bundle override', 'bundle_override')], listKey: 'devices' },
           {
             name: 'remove',
             summary: 'Remove a device from a bundle override.',

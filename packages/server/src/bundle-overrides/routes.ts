@@ -102,10 +102,10 @@ export const bundleOverrideRoutes: ContextRoutes = (app, { db }) => {
       description: 'A device may not be in two overrides whose windows overlap: 409 `bundle_override_overlap`. Adding it twice: 409 `device_already_in_bundle_override`.',
       params: Params,
       body: Type.Object({ device_prn: Prn('The device to add.') }),
-      response: { 201: single('bundle_override_device', OverrideDevice), ...STANDARD_ERRORS },
+      response: { 201: single('device', OverrideDevice), ...STANDARD_ERRORS },
     },
     handler: async (request, reply) =>
-      reply.code(201).send({ bundle_override_device: bundleOverrideDeviceToWire(await addOverrideDevice(db, actorOf(request), request.params.prn, request.body.device_prn)) }),
+      reply.code(201).send({ device: bundleOverrideDeviceToWire(await addOverrideDevice(db, actorOf(request), request.params.prn, request.body.device_prn)) }),
   });
 
   app.get('/bundle_overrides/:prn/devices', {
@@ -115,11 +115,11 @@ export const bundleOverrideRoutes: ContextRoutes = (app, { db }) => {
       description: 'Newest first by default.',
       params: Params,
       querystring: Type.Object({ limit: LIST_QUERY_PROPERTIES.limit, order: LIST_QUERY_PROPERTIES.order, page: LIST_QUERY_PROPERTIES.page }),
-      response: { 200: list('bundle_override_devices', OverrideDevice), ...STANDARD_ERRORS },
+      response: { 200: list('devices', OverrideDevice), ...STANDARD_ERRORS },
     },
     handler: async (request) => {
       const page = await listOverrideDevices(db, actorOf(request), request.params.prn, request.query);
-      return { bundle_override_devices: page.items.map(bundleOverrideDeviceToWire), next_page: page.nextPage };
+      return { devices: page.items.map(bundleOverrideDeviceToWire), next_page: page.nextPage };
     },
   });
 

@@ -252,9 +252,9 @@ describe('bundle overrides', () => {
     expect((await t.api('POST', `/bundle_overrides/${override.prn}/devices`, { device_prn: device.prn })).status).toBe(201);
     expect((await t.api('POST', `/bundle_overrides/${override.prn}/devices`, { device_prn: device.prn })).status).toBe(409);
     const members = await t.api('GET', `/bundle_overrides/${override.prn}/devices`);
-    expect(members.body.bundle_override_devices.map((m: any) => m.device_prn)).toEqual([device.prn]);
+    expect(members.body.devices.map((m: any) => m.device_prn)).toEqual([device.prn]);
     expect((await t.api('DELETE', `/bundle_overrides/${override.prn}/devices/${device.prn}`)).status).toBe(204);
-    expect((await t.api('GET', `/bundle_overrides/${override.prn}/devices`)).body.bundle_override_devices).toEqual([]);
+    expect((await t.api('GET', `/bundle_overrides/${override.prn}/devices`)).body.devices).toEqual([]);
     expect((await t.api('DELETE', `/bundle_overrides/${override.prn}`)).status).toBe(204);
     expect((await t.api('GET', `/bundle_overrides/${override.prn}`)).status).toBe(404);
     const other = await t.createOrganization();

@@ -31,7 +31,7 @@ export function BundleOverridePage({ prn }: { prn: string }) {
   const devices = useQuery({
     queryKey: ['bundle-override-devices', prn],
     queryFn: async () => {
-      const members = await listEvery<{ device_prn: string; inserted_at: string }>(client, devicesPath, 'bundle_override_devices');
+      const members = await listEvery<{ device_prn: string; inserted_at: string }>(client, devicesPath, 'devices');
       return Promise.all(
         members.map(async (m) => {
           const { device } = await client.request<{ device: Device }>('GET', `/devices/${encodeURIComponent(m.device_prn)}`);
