@@ -15,7 +15,7 @@ describe('search language', () => {
   });
 
   it('reads the two-character operators and spaces around them', () => {
-    expect(parseSearch("last_connected_at >= '2025-06-01T00:00:00Z'  AND  target-'x'")).toEqual([
+    expect(parseSearch("last_connected_at >= '2025-06-01T00:00:00Z'  and  target-'x'")).toEqual([
       { field: 'last_connected_at', operator: '>=', value: '2025-06-01T00:00:00Z' },
       { field: 'target', operator: '-', value: 'x' },
     ]);
@@ -31,7 +31,7 @@ describe('search language', () => {
         return caught as SearchSyntaxError;
       }
     })();
-    expect(error).toMatchObject({ clause: 'identifier:bare', reason: 'unquoted_value' });
+    expect(error).toMatchObject({ clause: 'identifier:bare', reason: 'invalid_value' });
     expect(parseSearch('   ')).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
  * Strings lean on the characters that make quoting hard (quotes, backslashes, ` and `, operators).
  */
 import fc from 'fast-check';
-import { formatValue } from './format';
+import { formatValue } from '@canopy/sdk/search';
 import { MAX_SEARCH_CLAUSES, OPERATORS, type SearchClause, type SearchValue } from './syntax';
 
 export type ClauseParts = Omit<SearchClause, 'text'>;

@@ -6,7 +6,7 @@ import { ApiError } from '../http/errors';
 import { fieldName, searchText, searchValue } from './arbitraries.test-support';
 import { compileSearch, escapeLike } from './compile';
 import type { SearchFields } from './fields';
-import { formatClause } from './format';
+import { formatClause } from '@canopy/sdk/search';
 import { OPERATORS } from './syntax';
 import { parseSearch } from './parse';
 

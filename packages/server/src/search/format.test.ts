@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clausesParts } from './arbitraries.test-support';
-import { formatClause, formatSearch } from './format';
+import { formatClause, formatSearch } from '@canopy/sdk/search';
 import { parseSearch } from './parse';
 
 describe('formatSearch', () => {

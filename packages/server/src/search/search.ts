@@ -23,7 +23,7 @@ export type {
   SearchFields,
   StringSearchField,
 } from './fields';
-export { formatClause, formatSearch, formatValue } from './format';
+export { formatClause, formatSearch, formatValue } from '@canopy/sdk/search';
 export { parseSearch } from './parse';
 export {
   MAX_SEARCH_CLAUSES,

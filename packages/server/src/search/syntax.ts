@@ -1,58 +1,20 @@
 /**
- * The vocabulary of the `search` query parameter (site/docs/canopy-core/tools/admin-api.mdx,
- * "Lists, pagination and search"), shared by the parser, the formatter and the SQL compiler.
- *
- *   search  = clause *( 1*WSP "and" 1*WSP clause )      ; 1 to 5 clauses
- *   clause  = field *WSP operator *WSP value
- *   field   = [a-z] *[a-z0-9_]                          ; snake_case
- *   operator= ":" / "-" / "~" / "<" / "<=" / ">" / ">="
- *   value   = "'" *( char / "\'" / "\\" ) "'"           ; string (also date-times and prns)
- *           / "true" / "false"                          ; boolean
- *           / ["-"] 1*DIGIT ["." 1*DIGIT]                ; number
- *           / "null"                                    ; only with ":", matches a missing value
- *
- * `and` is lowercase; inside a quoted string it is just text.
+ * The search language's vocabulary comes from the SDK (`@canopy/sdk/search`), which the console
+ * and scripts parse with too; the server adds the 400 every search failure answers.
  */
+import type { SearchErrorReason } from '@canopy/sdk/search';
 import { parameterError, type ApiError } from '../http/errors';
 
-export const OPERATORS = [':', '-', '~', '<', '<=', '>', '>='] as const;
-export type Operator = (typeof OPERATORS)[number];
-
-/** Equality plus the orderings: what makes sense for numbers and date-times. */
-export type ComparisonOperator = ':' | '<' | '<=' | '>' | '>=';
-
-/** `-` case-insensitive, `~` case-sensitive; only strings have substrings. */
-export type SubstringOperator = '-' | '~';
-
-/**
- * A value as written. Numbers keep their digits as text so that no precision is lost on the
- * way to PostgreSQL (which compares them as numeric) and formatting gives back the same text.
- */
-export type SearchValue =
-  | { kind: 'string'; text: string }
-  | { kind: 'number'; text: string }
-  | { kind: 'boolean'; value: boolean }
-  | { kind: 'null' };
-
-export interface SearchClause {
-  field: string;
-  operator: Operator;
-  value: SearchValue;
-  /** The clause as the caller wrote it, so every error can quote it back. */
-  text: string;
-}
-
-export const MAX_SEARCH_CLAUSES = 5;
-
-export type SearchErrorReason =
-  | 'not_a_string'
-  | 'empty'
-  | 'too_many_clauses'
-  | 'malformed_clause'
-  | 'unterminated_string'
-  | 'unknown_field'
-  | 'operator_not_allowed'
-  | 'invalid_value';
+export {
+  MAX_SEARCH_CLAUSES,
+  OPERATORS,
+  type ComparisonOperator,
+  type Operator,
+  type SearchClause,
+  type SearchErrorReason,
+  type SearchValue,
+  type SubstringOperator,
+} from '@canopy/sdk/search';
 
 /** Every search failure is a 400 `parameter` error on `search` that quotes the offending clause. */
 export function searchError(reason: SearchErrorReason, clause: string, detail: Record<string, unknown> = {}): ApiError {
