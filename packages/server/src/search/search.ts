@@ -25,16 +25,7 @@ export type {
 } from './fields';
 export { formatClause, formatSearch, formatValue } from '@canopy/sdk/search';
 export { parseSearch } from './parse';
-export {
-  MAX_SEARCH_CLAUSES,
-  OPERATORS,
-  type ComparisonOperator,
-  type Operator,
-  type SearchClause,
-  type SearchErrorReason,
-  type SearchValue,
-  type SubstringOperator,
-} from './syntax';
+export * from './syntax';
 
 /**
  * The WHERE condition for a request's raw `search` value, or undefined when it has none.
