@@ -7,6 +7,7 @@ import { writeCliPages, type CliExamples } from './lib/cliPages';
 import { loadCliData, loadCliTree } from './lib/cliTree';
 import { writeHardware } from './lib/hardwarePages';
 import { checkOpenApi, refreshOpenApi } from './lib/openapi';
+import { writeRouteAccess } from './lib/routeAccess';
 
 // Prebuild step: turns the small data files into the repetitive pages (CLI actions, avocado
 // commands, board guides and board pages). The output is git-ignored and rebuilt every time.
@@ -23,6 +24,8 @@ const cliExamples = JSON.parse(fs.readFileSync(path.join(siteDir, 'data/cli-exam
 const cli = writeCliPages(path.join(siteDir, 'docs/canopy-core/tools/canopy-cli'), tree, cliData, cliExamples);
 const avocado = writeAvocadoPages(siteDir);
 const hardware = writeHardware(siteDir, boards);
+const routeAccess = writeRouteAccess(siteDir, repoDir);
 
 console.log(`[generate] OpenAPI: ${openapi}`);
 console.log(`[generate] ${cli.length} CLI pages from ${source}, ${avocado.length} avocado pages, ${hardware.length} hardware routes`);
+console.log(`[generate] security model matrix: ${routeAccess} admin routes from packages/server/route-access.json`);

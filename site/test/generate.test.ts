@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeCliPages } from '../scripts/lib/cliPages';
 import { loadCliData, loadCliTree, treeFromData } from '../scripts/lib/cliTree';
+import { ROUTE_ACCESS_SOURCE, routeAccessMdx, type RouteAccessRow } from '../scripts/lib/routeAccess';
 import { repoDir, siteDir } from './helpers/paths';
 
 function pageList(dir: string): string[] {
@@ -69,5 +70,22 @@ describe('CLI page generator', () => {
     const artifactCreate = fs.readFileSync(path.join(tmp, 'artifacts', 'create.md'), 'utf8');
     expect(artifactCreate).toContain('Create an artifact.');
     fs.rmSync(tmp, { recursive: true, force: true });
+  });
+});
+
+describe('security model matrix generator', () => {
+  const rows = () => (JSON.parse(fs.readFileSync(path.join(repoDir, ROUTE_ACCESS_SOURCE), 'utf8')) as { routes: RouteAccessRow[] }).routes;
+
+  it('renders one row per admin route of the server-exported route-access.json', () => {
+    const mdx = routeAccessMdx(rows());
+    for (const row of rows()) expect(mdx).toContain(`| \`${row.method} ${row.path}\` |`);
+    expect(mdx.split('\n').filter((line) => line.startsWith('| `'))).toHaveLength(rows().length);
+  });
+
+  it('shows a legacy route with the role of the current route it stands for', () => {
+    const line = routeAccessMdx(rows()).split('\n').find((l) => l.startsWith('| `DELETE /orgs/{org_name}/ca_certificates/{serial}` |'));
+    expect(line).toContain('| `admin` | — | — | ✓ | ✓ | `DELETE /ca_certificates/{prn}` |');
+    const update = routeAccessMdx(rows()).split('\n').find((l) => l.startsWith('| `POST /devices/{prn}/update` |'));
+    expect(update).toMatch(/\| refused \|$/);
   });
 });

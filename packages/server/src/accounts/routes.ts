@@ -72,6 +72,7 @@ export const accountRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/users/me', {
+    config: { role: 'read' },
     schema: {
       tags: ['users'],
       summary: 'The calling user',

@@ -21,6 +21,7 @@ const TAGS = ['artifacts'];
 
 export const artifactRoutes: ContextRoutes = (app, { db }) => {
   app.post('/artifacts', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Create an artifact',
@@ -37,6 +38,7 @@ export const artifactRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/artifacts', {
+    config: { role: 'read' },
     schema: {
       tags: TAGS,
       summary: 'List artifacts',
@@ -51,11 +53,13 @@ export const artifactRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/artifacts/:prn', {
+    config: { role: 'read' },
     schema: { tags: TAGS, summary: 'Get an artifact', description: 'One artifact by its prn.', params: ArtifactParams, response: { 200: single('artifact', Artifact), ...STANDARD_ERRORS } },
     handler: async (request) => ({ artifact: artifactToWire(await getArtifact(db, actorOf(request), request.params.prn)) }),
   });
 
   app.patch('/artifacts/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Update an artifact',
@@ -72,6 +76,7 @@ export const artifactRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.delete('/artifacts/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Delete an artifact',

@@ -30,6 +30,7 @@ const TAGS = ['artifact_versions'];
 
 export const artifactVersionRoutes: ContextRoutes = (app, { db }) => {
   app.post('/artifact_versions', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Create an artifact version',
@@ -47,6 +48,7 @@ export const artifactVersionRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/artifact_versions', {
+    config: { role: 'read' },
     schema: {
       tags: TAGS,
       summary: 'List artifact versions',
@@ -64,6 +66,7 @@ export const artifactVersionRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/artifact_versions/:prn', {
+    config: { role: 'read' },
     schema: {
       tags: TAGS,
       summary: 'Get an artifact version',
@@ -75,6 +78,7 @@ export const artifactVersionRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.patch('/artifact_versions/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Update an artifact version',
@@ -92,6 +96,7 @@ export const artifactVersionRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.delete('/artifact_versions/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Delete an artifact version',

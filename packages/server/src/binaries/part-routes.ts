@@ -14,6 +14,7 @@ export const partRoutes: ContextRoutes = async (app, platform) => {
   const { db } = platform;
 
   app.put('/binaries/:prn/parts/:index', {
+    config: { role: 'write' },
     schema: {
       tags: ['binaries'],
       summary: 'Declare a part and get its upload URL',
@@ -31,6 +32,7 @@ export const partRoutes: ContextRoutes = async (app, platform) => {
   });
 
   app.get('/binaries/:prn/parts', {
+    config: { role: 'read' },
     schema: {
       tags: ['binaries'],
       summary: 'List the parts of a binary',

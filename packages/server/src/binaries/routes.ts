@@ -15,6 +15,7 @@ export const binaryRoutes: ContextRoutes = (app, platform) => {
   const { db } = platform;
 
   app.post('/binaries', {
+    config: { role: 'write' },
     schema: {
       tags: ['binaries'],
       summary: 'Create a binary',
@@ -37,6 +38,7 @@ export const binaryRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/binaries', {
+    config: { role: 'read' },
     schema: {
       tags: ['binaries'],
       summary: 'List binaries',
@@ -51,11 +53,13 @@ export const binaryRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/binaries/:prn', {
+    config: { role: 'read' },
     schema: { tags: ['binaries'], summary: 'Get a binary', description: 'One binary, with its state and signatures.', params: BinaryParams, response: { 200: single('binary', Binary), ...STANDARD_ERRORS } },
     handler: async (request) => ({ binary: await binaryToWireWithSignatures(db, await getBinary(db, actorOf(request), request.params.prn)) }),
   });
 
   app.patch('/binaries/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: ['binaries'],
       summary: 'Update a binary or move its state',
@@ -79,6 +83,7 @@ export const binaryRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.delete('/binaries/:prn', {
+    config: { role: 'write' },
     schema: { tags: ['binaries'], summary: 'Delete a binary', description: 'Removes the record, its parts and signatures; its bytes are purged in the background.', params: BinaryParams, response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       await deleteBinary(db, actorOf(request), request.params.prn);
@@ -87,6 +92,7 @@ export const binaryRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/binaries/:prn/download_url', {
+    config: { role: 'read' },
     schema: {
       tags: ['binaries'],
       summary: 'Get a download URL',

@@ -11,6 +11,7 @@ const SignatureParams = PrnParams('Resource name of the binary signature.');
 
 export const signatureRoutes: ContextRoutes = (app, { db }) => {
   app.post('/binary_signatures', {
+    config: { role: 'write' },
     schema: {
       tags: ['binaries'],
       summary: 'Sign a binary',
@@ -28,6 +29,7 @@ export const signatureRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/binary_signatures', {
+    config: { role: 'read' },
     schema: {
       tags: ['binaries'],
       summary: 'List binary signatures',
@@ -42,11 +44,13 @@ export const signatureRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/binary_signatures/:prn', {
+    config: { role: 'read' },
     schema: { tags: ['binaries'], summary: 'Get a binary signature', description: 'One signature by its prn.', params: SignatureParams, response: { 200: single('binary_signature', BinarySignature), ...STANDARD_ERRORS } },
     handler: async (request) => ({ binary_signature: signatureToWire(await getSignature(db, actorOf(request), request.params.prn)) }),
   });
 
   app.delete('/binary_signatures/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: ['binaries'],
       summary: 'Remove a binary signature',

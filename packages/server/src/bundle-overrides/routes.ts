@@ -46,6 +46,7 @@ const tags = ['bundle_overrides'];
 
 export const bundleOverrideRoutes: ContextRoutes = (app, { db }) => {
   app.post('/bundle_overrides', {
+    config: { role: 'write' },
     schema: {
       tags,
       summary: 'Create a bundle override',
@@ -57,6 +58,7 @@ export const bundleOverrideRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/bundle_overrides', {
+    config: { role: 'read' },
     schema: {
       tags,
       summary: 'List bundle overrides',
@@ -71,11 +73,13 @@ export const bundleOverrideRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/bundle_overrides/:prn', {
+    config: { role: 'read' },
     schema: { tags, summary: 'Get a bundle override', description: 'One override by its prn.', params: Params, response: { 200: single('bundle_override', BundleOverride), ...STANDARD_ERRORS } },
     handler: async (request) => ({ bundle_override: bundleOverrideToWire(await getBundleOverride(db, actorOf(request), request.params.prn)) }),
   });
 
   app.patch('/bundle_overrides/:prn', {
+    config: { role: 'write' },
     schema: {
       tags,
       summary: 'Update a bundle override',
@@ -88,6 +92,7 @@ export const bundleOverrideRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.delete('/bundle_overrides/:prn', {
+    config: { role: 'write' },
     schema: { tags, summary: 'Delete a bundle override', description: 'Its devices go back to their releases.', params: Params, response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       await deleteBundleOverride(db, actorOf(request), request.params.prn);
@@ -96,6 +101,7 @@ export const bundleOverrideRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.post('/bundle_overrides/:prn/devices', {
+    config: { role: 'write' },
     schema: {
       tags,
       summary: 'Add a device to a bundle override',
@@ -109,6 +115,7 @@ export const bundleOverrideRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/bundle_overrides/:prn/devices', {
+    config: { role: 'read' },
     schema: {
       tags,
       summary: "List a bundle override's devices",
@@ -124,6 +131,7 @@ export const bundleOverrideRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.delete('/bundle_overrides/:prn/devices/:device_prn', {
+    config: { role: 'write' },
     schema: { tags, summary: 'Remove a device from a bundle override', description: 'The device goes back to its releases.', params: DeviceParams, response: { 204: NoContent('Removed.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       await removeOverrideDevice(db, actorOf(request), request.params.prn, request.params.device_prn);

@@ -21,6 +21,7 @@ export const bundleRoutes: ContextRoutes = (app, { db }) => {
   const one = async (row: Parameters<typeof bundlesToWire>[1][number]) => (await bundlesToWire(db, [row]))[0];
 
   app.post('/bundles', {
+    config: { role: 'write' },
     schema: {
       tags: ['bundles'],
       summary: 'Create a bundle',
@@ -32,6 +33,7 @@ export const bundleRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/bundles', {
+    config: { role: 'read' },
     schema: {
       tags: ['bundles'],
       summary: 'List bundles',
@@ -46,11 +48,13 @@ export const bundleRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/bundles/:prn', {
+    config: { role: 'read' },
     schema: { tags: ['bundles'], summary: 'Get a bundle', description: 'One bundle with its artifact versions in order.', params: BundleParams, response: { 200: single('bundle', Bundle), ...STANDARD_ERRORS } },
     handler: async (request) => ({ bundle: await one(await getBundle(db, actorOf(request), request.params.prn)) }),
   });
 
   app.patch('/bundles/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: ['bundles'],
       summary: 'Rename a bundle',
@@ -63,6 +67,7 @@ export const bundleRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.delete('/bundles/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: ['bundles'],
       summary: 'Delete a bundle',

@@ -20,6 +20,7 @@ const Params = PrnParams('Resource name of the device certificate.');
 
 export const deviceCertificateRoutes: ContextRoutes = (app, { db }) => {
   app.post('/device_certificates', {
+    config: { role: 'write' },
     schema: {
       tags: ['device_certificates'],
       summary: 'Register a device certificate',
@@ -36,6 +37,7 @@ export const deviceCertificateRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/device_certificates', {
+    config: { role: 'read' },
     schema: {
       tags: ['device_certificates'],
       summary: 'List device certificates',
@@ -50,11 +52,13 @@ export const deviceCertificateRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/device_certificates/:prn', {
+    config: { role: 'read' },
     schema: { tags: ['device_certificates'], summary: 'Get a device certificate', description: 'One device certificate by its prn.', params: Params, response: { 200: single('device_certificate', DeviceCertificate), ...STANDARD_ERRORS } },
     handler: async (request) => ({ device_certificate: deviceCertificateToWire(await getDeviceCertificate(db, actorOf(request), request.params.prn)) }),
   });
 
   app.delete('/device_certificates/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: ['device_certificates'],
       summary: 'Delete a device certificate',

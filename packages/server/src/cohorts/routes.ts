@@ -21,6 +21,7 @@ const TAGS = ['cohorts'];
 
 export const cohortRoutes: ContextRoutes = (app, { db }) => {
   app.post('/cohorts', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Create a cohort',
@@ -36,6 +37,7 @@ export const cohortRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/cohorts', {
+    config: { role: 'read' },
     schema: {
       tags: TAGS,
       summary: 'List cohorts',
@@ -50,11 +52,13 @@ export const cohortRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/cohorts/:prn', {
+    config: { role: 'read' },
     schema: { tags: TAGS, summary: 'Get a cohort', description: 'One cohort by its prn.', params: CohortParams, response: { 200: single('cohort', Cohort), ...STANDARD_ERRORS } },
     handler: async (request) => ({ cohort: cohortToWire(await getCohort(db, actorOf(request), request.params.prn)) }),
   });
 
   app.patch('/cohorts/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Update a cohort',

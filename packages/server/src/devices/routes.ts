@@ -60,6 +60,7 @@ const TAGS = ['devices'];
 
 export const deviceRoutes: ContextRoutes = (app, { db }) => {
   app.post('/devices', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Create a device',
@@ -72,6 +73,7 @@ export const deviceRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/devices', {
+    config: { role: 'read' },
     schema: {
       tags: TAGS,
       summary: 'List devices',
@@ -84,6 +86,7 @@ export const deviceRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/devices/counts', {
+    config: { role: 'read' },
     schema: {
       tags: TAGS,
       summary: 'Count devices by state',
@@ -110,11 +113,13 @@ export const deviceRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/devices/:prn', {
+    config: { role: 'read' },
     schema: { tags: TAGS, summary: 'Get a device', description: 'One device by its prn.', params: DeviceParams, response: { 200: single('device', Device), ...STANDARD_ERRORS } },
     handler: async (request, reply) => sendJsonItem(reply, 'device', await getDeviceJson(db, DEVICE_JSON, actorOf(request), request.params.prn)),
   });
 
   app.patch('/devices/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Update a device',
@@ -128,6 +133,7 @@ export const deviceRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.delete('/devices/:prn', {
+    config: { role: 'write' },
     schema: { tags: TAGS, summary: 'Delete a device', description: 'Removes the device; its events stay.', params: DeviceParams, response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       await deleteDevice(db, actorOf(request), request.params.prn);

@@ -21,6 +21,7 @@ const Event = Type.Object({
 
 export const eventRoutes: ContextRoutes = (app, { db }) => {
   app.get('/events', {
+    config: { role: 'read' },
     schema: {
       tags: ['events'],
       summary: 'List events',

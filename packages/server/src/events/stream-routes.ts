@@ -38,6 +38,7 @@ export const eventStreamRoutes: ContextRoutes = (app, { db, log }) => {
   });
 
   app.get('/events/stream', {
+    config: { role: 'read' },
     schema: {
       tags: ['events'],
       summary: 'Stream events live',

@@ -1,23 +1,24 @@
 /**
  * API-key authentication and role checks for the admin API.
  *
- * `Authorization: Bearer <key>` (the scheme word `Token` is accepted too). Every route requires
- * a key unless its config says `public: true`; the role needed defaults to read for GET and
- * write for everything else, and a route raises it with `config: { role: 'admin' }`.
+ * `Authorization: Bearer <key>` (the scheme word `Token` is accepted too). Each route declares
+ * who may call it (route-access.ts): public, or a role and the key kinds allowed; there is no
+ * default, so a route that declares nothing stops the server at start.
  */
 import crypto, { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { roleAllows, type Actor, type Role } from './actor';
-import { unauthenticated, unauthorized } from './errors';
+import { roleAllows, type Actor } from './actor';
+import { ApiError, unauthenticated, unauthorized } from './errors';
+import { recordRouteAccess, type Access, type RouteAccessEntry } from './route-access';
 
 declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
   }
-  interface FastifyContextConfig {
-    public?: boolean;
-    role?: Role;
+  interface FastifyInstance {
+    /** Every route registered so far with its resolved access (the role matrix, the docs). */
+    routeAccess(): readonly RouteAccessEntry[];
   }
 }
 
@@ -39,38 +40,39 @@ export function bearerToken(header: string | undefined): string | null {
   return match[2];
 }
 
-export function requiredRole(request: FastifyRequest): Role {
-  const configured = request.routeOptions.config?.role;
-  if (configured) return configured;
-  return request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
-}
-
 export interface AuthOptions {
   /** The key's actor, or null; a plain value when it is known without waiting (a cached key). */
   authenticate(token: string): Actor | null | Promise<Actor | null>;
 }
 
-/** Sets request.actor, or throws the 401/403 the key or its role earns. */
-function admit(request: FastifyRequest, actor: Actor | null): void {
+/** Sets request.actor, or throws the 401/403 the key, its role or its kind earns. */
+function admit(request: FastifyRequest, access: Access & { public: false }, actor: Actor | null): void {
   if (!actor) throw unauthenticated('invalid_api_key');
-  const role = requiredRole(request);
-  if (!roleAllows(actor.role, role)) throw unauthorized(role);
+  if (!roleAllows(actor.role, access.role)) throw unauthorized(access.role);
+  if (!access.keyKinds.includes(actor.keyKind)) {
+    throw new ApiError(403, [{ code: `${actor.keyKind}_api_key_not_allowed`, context: { required_key_kind: access.keyKinds.join(',') } }]);
+  }
   request.actor = actor;
 }
 
 export const apiKeyAuth = fp<AuthOptions>(async (app: FastifyInstance, options) => {
   app.decorateRequest('actor', null);
+  app.decorate('routeAccess', recordRouteAccess(app));
   // A callback hook: with a cached key the request goes on in the same tick, with no promise;
   // only a key that needs a database lookup waits for one.
   app.addHook('onRequest', (request, _reply, done) => {
     // Unknown routes have no config and fall through to the not-found handler.
-    if (!request.routeOptions.url || request.routeOptions.config?.public) return done();
+    if (!request.routeOptions.url) return done();
+    const access = request.routeOptions.config.access;
+    // Every route got its access when it was registered; one without it fails closed.
+    if (!access) return done(new Error(`no declared access for ${request.routeOptions.url}`));
+    if (access.public) return done();
     let found: Actor | null | Promise<Actor | null>;
     try {
       const token = bearerToken(request.headers.authorization);
       if (token === null) throw unauthenticated('missing_api_key');
       found = options.authenticate(token);
-      if (!(found instanceof Promise)) admit(request, found);
+      if (!(found instanceof Promise)) admit(request, access, found);
     } catch (error) {
       return done(error as Error);
     }
@@ -78,7 +80,7 @@ export const apiKeyAuth = fp<AuthOptions>(async (app: FastifyInstance, options) 
     found.then(
       (actor) => {
         try {
-          admit(request, actor);
+          admit(request, access, actor);
         } catch (error) {
           return done(error as Error);
         }

@@ -49,6 +49,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
   const base = '/orgs/:org_name/products/:product_name/deployments';
 
   app.post(base, {
+    config: { counterpart: 'POST /releases' },
     schema: { tags, summary: 'Create a deployment (organization-scoped)', description: FIELDS, params: Type.Object(OrgProduct), body: DeploymentBody('firmware'), response: { 201: Data(Deployment, 'The deployment.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       const actor = actorOf(request);
@@ -59,6 +60,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get(base, {
+    config: { counterpart: 'GET /releases' },
     schema: { tags, summary: "List a product's deployments (organization-scoped)", description: 'Newest first by default.', params: Type.Object(OrgProduct), querystring: PageQuery, response: { 200: DataList(Deployment, 'A page of deployments.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -69,6 +71,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get(`${base}/:deployment_name`, {
+    config: { counterpart: 'GET /releases/:prn' },
     schema: { tags, summary: 'Get a deployment by name (organization-scoped)', description: 'One deployment.', params: Named, response: { 200: Data(Deployment, 'The deployment.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -79,6 +82,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.put(`${base}/:deployment_name`, {
+    config: { counterpart: 'PATCH /releases/:prn' },
     schema: { tags, summary: 'Update a deployment (organization-scoped)', description: `Only the fields sent change. ${FIELDS}`, params: Named, body: DeploymentBody('firmware'), response: { 200: Data(Deployment, 'The deployment.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -90,6 +94,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.delete(`${base}/:deployment_name`, {
+    config: { counterpart: 'DELETE /releases/:prn' },
     schema: { tags, summary: 'Delete a deployment (organization-scoped)', description: 'Its attempt counts go with it.', params: Named, response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       const actor = actorOf(request);
@@ -100,6 +105,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/orgs/:org_name/products/:product_name/devices/:identifier/deployments/:deployment_name/stats', {
+    config: { counterpart: 'GET /releases/:prn/rollout' },
     schema: {
       tags,
       summary: "A device's update attempts for a deployment",
@@ -117,6 +123,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.post('/deployments', {
+    config: { counterpart: 'POST /releases' },
     schema: { tags, summary: 'Create a deployment', description: `Names its product by \`product_prn\`. ${FIELDS}`, body: FlatCreateBody, response: { 201: single('deployment', Deployment), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       const actor = actorOf(request);
@@ -128,6 +135,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/deployments', {
+    config: { counterpart: 'GET /releases' },
     schema: { tags, summary: 'List deployments', description: "All of the organization's, or one product's with `product_prn`.", querystring: Type.Object({ product_prn: Type.Optional(Prn('Only this product.')), ...PageQuery.properties }), response: { 200: list('deployments', Deployment), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -139,6 +147,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
 
   const Params = Type.Object({ prn: Prn('Resource name of the deployment.') });
   app.get('/deployments/:prn', {
+    config: { counterpart: 'GET /releases/:prn' },
     schema: { tags, summary: 'Get a deployment', description: 'One deployment by prn.', params: Params, response: { 200: single('deployment', Deployment), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const row = await getDeploymentByPrn(db, actorOf(request), request.params.prn);
@@ -147,6 +156,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.patch('/deployments/:prn', {
+    config: { counterpart: 'PATCH /releases/:prn' },
     schema: { tags, summary: 'Update a deployment', description: `Only the fields sent change. ${FIELDS}`, params: Params, body: DeploymentBody('firmware_uuid'), response: { 200: single('deployment', Deployment), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -157,6 +167,7 @@ export const legacyDeploymentRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.delete('/deployments/:prn', {
+    config: { counterpart: 'DELETE /releases/:prn' },
     schema: { tags, summary: 'Delete a deployment', description: 'Its attempt counts go with it.', params: Params, response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       await deleteDeployment(db, await getDeploymentByPrn(db, actorOf(request), request.params.prn));

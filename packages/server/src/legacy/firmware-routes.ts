@@ -77,7 +77,7 @@ function routes(app: AdminApp, platform: Platform) {
   const base = '/orgs/:org_name/products/:product_name/firmwares';
 
   app.post(base, {
-    config: documentedForm(false),
+    config: { ...documentedForm(false), counterpart: 'POST /binaries' },
     schema: { tags, summary: 'Upload a firmware (organization-scoped)', description: UPLOAD_DESCRIPTION, consumes: ['multipart/form-data'], params: Type.Object(OrgProduct), response: { 201: Data(Firmware, 'The firmware.'), 500: InvalidSignatureBody, ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       const { org_name, product_name } = request.params;
@@ -87,6 +87,7 @@ function routes(app: AdminApp, platform: Platform) {
   });
 
   app.get(base, {
+    config: { counterpart: 'GET /binaries' },
     schema: { tags, summary: "List a product's firmware (organization-scoped)", description: 'Newest first by default.', params: Type.Object(OrgProduct), querystring: Type.Object({ limit: LIST_QUERY_PROPERTIES.limit, order: LIST_QUERY_PROPERTIES.order, page: LIST_QUERY_PROPERTIES.page }), response: { 200: DataList(Firmware, 'A page of firmware.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const product = await requireProductNamed(db, actorOf(request), request.params.org_name, request.params.product_name);
@@ -96,6 +97,7 @@ function routes(app: AdminApp, platform: Platform) {
   });
 
   app.get(`${base}/:uuid`, {
+    config: { counterpart: 'GET /binaries/:prn' },
     schema: { tags, summary: 'Get a firmware by uuid (organization-scoped)', description: '`expand=url` adds a download URL valid 24 hours.', params: Type.Object({ ...OrgProduct, uuid: FirmwareUuid }), querystring: Type.Object({ expand: Expand }), response: { 200: Data(Firmware, 'The firmware.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const product = await requireProductNamed(db, actorOf(request), request.params.org_name, request.params.product_name);
@@ -105,6 +107,7 @@ function routes(app: AdminApp, platform: Platform) {
   });
 
   app.delete(`${base}/:uuid`, {
+    config: { counterpart: 'DELETE /binaries/:prn' },
     schema: { tags, summary: 'Delete a firmware (organization-scoped)', description: 'A firmware a deployment uses is 409 `firmware_in_use`.', params: Type.Object({ ...OrgProduct, uuid: FirmwareUuid }), response: { 204: NoContent('Deleted, with its archive.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       const product = await requireProductNamed(db, actorOf(request), request.params.org_name, request.params.product_name);
@@ -114,12 +117,13 @@ function routes(app: AdminApp, platform: Platform) {
   });
 
   app.post('/firmwares', {
-    config: documentedForm(true),
+    config: { ...documentedForm(true), counterpart: 'POST /binaries' },
     schema: { tags, summary: 'Upload a firmware', description: `${UPLOAD_DESCRIPTION} The product is the multipart field \`product_prn\`.`, consumes: ['multipart/form-data'], response: { 201: single('firmware', Firmware), 500: InvalidSignatureBody, ...STANDARD_ERRORS } },
     handler: async (request, reply) => upload(platform, request, reply, (fields) => productForCreate(db, actorOf(request), fields.product_prn), (wire) => ({ firmware: wire })),
   });
 
   app.get('/firmwares', {
+    config: { counterpart: 'GET /binaries' },
     schema: { tags, summary: 'List firmware', description: 'All of the organization, or one product\'s with `product_prn`.', querystring: Type.Object({ product_prn: Type.Optional(Prn('Only this product\'s firmware.')), limit: LIST_QUERY_PROPERTIES.limit, order: LIST_QUERY_PROPERTIES.order, page: LIST_QUERY_PROPERTIES.page }), response: { 200: list('firmwares', Firmware), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -142,6 +146,7 @@ function routes(app: AdminApp, platform: Platform) {
   };
 
   app.get('/firmwares/:firmware', {
+    config: { counterpart: 'GET /binaries/:prn' },
     schema: { tags, summary: 'Get a firmware', description: 'By prn or uuid; `expand=url` adds a download URL valid 24 hours.', params: FlatParams, querystring: Type.Object({ expand: Expand }), response: { 200: single('firmware', Firmware), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const row = await flatFirmware(request);
@@ -150,6 +155,7 @@ function routes(app: AdminApp, platform: Platform) {
   });
 
   app.delete('/firmwares/:firmware', {
+    config: { counterpart: 'DELETE /binaries/:prn' },
     ...optionalBody,
     schema: {
       tags,

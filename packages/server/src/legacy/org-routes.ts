@@ -45,6 +45,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   const { db } = platform;
 
   app.get('/orgs/:org_name/ca_certificates', {
+    config: { counterpart: 'GET /ca_certificates' },
     schema: { tags, summary: "List the organization's CA certificates", description: 'Newest first by default.', params: Type.Object(Org), querystring: PageQuery, response: { 200: DataList('A page of CA certificates.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -54,6 +55,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.post('/orgs/:org_name/ca_certificates', {
+    config: { counterpart: 'POST /ca_certificates' },
     schema: {
       tags,
       summary: 'Register a CA certificate',
@@ -70,6 +72,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/orgs/:org_name/ca_certificates/:serial', {
+    config: { counterpart: 'GET /ca_certificates/:prn' },
     schema: { tags, summary: 'Get a CA certificate by serial', description: 'The newest of the organization with that serial.', params: Type.Object({ ...Org, serial: Serial }), response: { 200: Data('The CA certificate.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -79,6 +82,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.delete('/orgs/:org_name/ca_certificates/:serial', {
+    config: { counterpart: 'DELETE /ca_certificates/:prn' },
     schema: { tags, summary: 'Delete a CA certificate by serial', description: 'As `DELETE /ca_certificates/{prn}`.', params: Type.Object({ ...Org, serial: Serial }), response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       const actor = actorOf(request);
@@ -90,6 +94,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
 
   const devicesPath = '/orgs/:org_name/products/:product_name/devices';
   app.get(devicesPath, {
+    config: { counterpart: 'GET /devices' },
     schema: { tags, summary: "List a product's devices (legacy view)", description: 'With healthy, last_communication, status, version and firmware_metadata.', params: Type.Object(OrgProduct), querystring: PageQuery, response: { 200: DataList('A page of devices.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -99,6 +104,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.post(devicesPath, {
+    config: { counterpart: 'POST /devices' },
     schema: { tags, summary: 'Create a device (legacy)', description: '`identifier` (1 to 128 characters, unique in the organization), optional description, tags, target, healthy.', params: Type.Object(OrgProduct), body: Type.Object({ identifier: Type.String({ minLength: 1, maxLength: 128 }), ...DeviceBody }), response: { 201: Data('The device.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       const actor = actorOf(request);
@@ -108,6 +114,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get(`${devicesPath}/:identifier`, {
+    config: { counterpart: 'GET /devices/:prn' },
     schema: { tags, summary: 'Get a device by identifier (legacy view)', description: 'One device.', params: DeviceParams, response: { 200: Data('The device.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -117,6 +124,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.put(`${devicesPath}/:identifier`, {
+    config: { counterpart: 'PATCH /devices/:prn' },
     schema: { tags, summary: 'Update a device (legacy)', description: 'Only the fields sent change; `healthy: false` quarantines, `last_communication` is ignored.', params: DeviceParams, body: Type.Object({ identifier: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })), ...DeviceBody }), response: { 200: Data('The device.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -126,6 +134,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.delete(`${devicesPath}/:identifier`, {
+    config: { counterpart: 'DELETE /devices/:prn' },
     schema: { tags, summary: 'Delete a device (legacy)', description: 'As `DELETE /devices/{prn}`.', params: DeviceParams, response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       const actor = actorOf(request);
@@ -137,6 +146,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
 
   const certificatesPath = `${devicesPath}/:identifier/certificates`;
   app.get(certificatesPath, {
+    config: { counterpart: 'GET /device_certificates' },
     schema: { tags, summary: "List a device's certificates", description: 'Newest first.', params: DeviceParams, response: { 200: Type.Object({ data: Type.Array(Type.Record(Type.String(), Type.Unknown())) }, { description: 'The certificates.' }), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -146,6 +156,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.post(certificatesPath, {
+    config: { counterpart: 'POST /device_certificates' },
     schema: { tags, summary: 'Add a certificate to a device', description: '`cert`: the certificate (PEM or base64 of PEM); expired ones are refused.', params: DeviceParams, body: Type.Object({ cert: Type.String({ minLength: 1, maxLength: 65536 }) }), response: { 201: Data('The device certificate.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       const actor = actorOf(request);
@@ -155,6 +166,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get(`${certificatesPath}/:serial`, {
+    config: { counterpart: 'GET /device_certificates/:prn' },
     schema: { tags, summary: "Get a device's certificate by serial", description: 'One certificate.', params: Type.Object({ ...DeviceParams.properties, serial: Serial }), response: { 200: Data('The device certificate.'), ...STANDARD_ERRORS } },
     handler: async (request) => {
       const actor = actorOf(request);
@@ -164,6 +176,7 @@ export const legacyOrganizationRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.delete(`${certificatesPath}/:serial`, {
+    config: { counterpart: 'DELETE /device_certificates/:prn' },
     schema: { tags, summary: "Delete a device's certificate by serial", description: 'As `DELETE /device_certificates/{prn}`.', params: Type.Object({ ...DeviceParams.properties, serial: Serial }), response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       const actor = actorOf(request);

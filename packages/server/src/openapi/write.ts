@@ -14,7 +14,7 @@ import type { Platform } from '../platform';
 export const OPENAPI_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../openapi');
 
 /** A platform good enough to register routes; any handler touching it would fail loudly. */
-function describingPlatform(): Platform {
+export function describingPlatform(): Platform {
   const unavailable = new Proxy({}, { get: () => { throw new Error('no database while describing the API'); } });
   return {
     config: { ...loadConfig({}), publicUrl: 'http://localhost:4000', logLevel: 'silent' },

@@ -15,6 +15,7 @@ const ProductParams = PrnParams('Resource name of the product.');
 
 export const productRoutes: ContextRoutes = (app, { db }) => {
   app.post('/products', {
+    config: { role: 'write' },
     schema: {
       tags: ['products'],
       summary: 'Create a product',
@@ -26,6 +27,7 @@ export const productRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/products', {
+    config: { role: 'read' },
     schema: {
       tags: ['products'],
       summary: 'List products',
@@ -40,11 +42,13 @@ export const productRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/products/:prn', {
+    config: { role: 'read' },
     schema: { tags: ['products'], summary: 'Get a product', description: 'One product by its prn.', params: ProductParams, response: { 200: single('product', Product), ...STANDARD_ERRORS } },
     handler: async (request) => ({ product: productToWire(await getProduct(db, actorOf(request), request.params.prn)) }),
   });
 
   app.patch('/products/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: ['products'],
       summary: 'Update a product',

@@ -12,6 +12,7 @@ const tags = ['releases'];
 
 export const releaseRoutes: ContextRoutes = (app, { db }) => {
   app.post('/releases', {
+    config: { role: 'write' },
     schema: {
       tags,
       summary: 'Create a release',
@@ -29,6 +30,7 @@ export const releaseRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/releases', {
+    config: { role: 'read' },
     schema: {
       tags,
       summary: 'List releases',
@@ -43,11 +45,13 @@ export const releaseRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/releases/:prn', {
+    config: { role: 'read' },
     schema: { tags, summary: 'Get a release', description: 'One release by its prn.', params: ReleaseParams, response: { 200: single('release', Release), ...STANDARD_ERRORS } },
     handler: async (request) => ({ release: releaseToWire(await getRelease(db, actorOf(request), request.params.prn)) }),
   });
 
   app.patch('/releases/:prn', {
+    config: { role: 'write' },
     schema: {
       tags,
       summary: 'Update a release',
@@ -62,6 +66,7 @@ export const releaseRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.delete('/releases/:prn', {
+    config: { role: 'write' },
     schema: {
       tags,
       summary: 'Delete a release',

@@ -71,6 +71,7 @@ const tags = ['releases'];
 
 export const rolloutRoutes: ContextRoutes = (app, { db }) => {
   app.get('/releases/:prn/rollout', {
+    config: { role: 'read' },
     schema: {
       tags,
       summary: 'Rollout progress of a release',
@@ -84,7 +85,7 @@ export const rolloutRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.post('/releases/dry_run', {
-    config: { audit: false, auditExemption: 'writes nothing: the create it tries is rolled back' },
+    config: { role: 'write', audit: false, auditExemption: 'writes nothing: the create it tries is rolled back' },
     schema: {
       tags,
       summary: 'Dry run of a release',
@@ -102,6 +103,7 @@ export const rolloutRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.post('/releases/:prn/revert', {
+    config: { role: 'write' },
     schema: {
       tags,
       summary: 'Revert a release',

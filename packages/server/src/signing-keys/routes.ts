@@ -22,6 +22,7 @@ const TAGS = ['signing_keys'];
 
 export const signingKeyRoutes: ContextRoutes = (app, { db }) => {
   app.post('/signing_keys', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Create a signing key',
@@ -34,6 +35,7 @@ export const signingKeyRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/signing_keys', {
+    config: { role: 'read' },
     schema: {
       tags: TAGS,
       summary: 'List signing keys',
@@ -48,11 +50,13 @@ export const signingKeyRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.get('/signing_keys/:prn', {
+    config: { role: 'read' },
     schema: { tags: TAGS, summary: 'Get a signing key', description: 'One signing key by its prn.', params: SigningKeyParams, response: { 200: single('signing_key', SigningKey), ...STANDARD_ERRORS } },
     handler: async (request) => ({ signing_key: signingKeyToWire(await getSigningKey(db, actorOf(request), request.params.prn)) }),
   });
 
   app.patch('/signing_keys/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: TAGS,
       summary: 'Rename a signing key',
@@ -65,6 +69,7 @@ export const signingKeyRoutes: ContextRoutes = (app, { db }) => {
   });
 
   app.delete('/signing_keys/:prn', {
+    config: { role: 'write' },
     schema: { tags: TAGS, summary: 'Delete a signing key', description: 'Removes the key.', params: SigningKeyParams, response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       await deleteSigningKey(db, actorOf(request), request.params.prn);

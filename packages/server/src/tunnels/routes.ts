@@ -16,6 +16,7 @@ export const tunnelRoutes: ContextRoutes = (app, platform) => {
   const { db } = platform;
 
   app.post('/tunnels', {
+    config: { role: 'write' },
     schema: {
       tags: ['tunnels'],
       summary: 'Request a tunnel',
@@ -32,6 +33,7 @@ export const tunnelRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/tunnels', {
+    config: { role: 'read' },
     schema: {
       tags: ['tunnels'],
       summary: 'List tunnels',
@@ -46,6 +48,7 @@ export const tunnelRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/tunnels/:prn', {
+    config: { role: 'read' },
     schema: {
       tags: ['tunnels'],
       summary: 'Get a tunnel',
@@ -59,6 +62,7 @@ export const tunnelRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.patch('/tunnels/:prn', {
+    config: { role: 'write' },
     schema: {
       tags: ['tunnels'],
       summary: 'Close a tunnel or extend it',

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
-import { ApiError, notFound, validationError } from '../http/errors';
+import { notFound, validationError } from '../http/errors';
 import { resourceIdFromPrn } from '../core/prn';
 import { Nullable, Prn, PrnParams, STANDARD_ERRORS } from '../http/schemas';
 import { readDeviceWithCheckState } from './check-state';
@@ -67,6 +67,7 @@ function reportedOf(body: { release_prn?: string | null; bundle_prn?: string | n
 
 export const updateRoutes: ContextRoutes = (app, platform) => {
   app.post('/devices/:prn/update', {
+    config: { role: 'write', keyKinds: ['current'] },
     schema: {
       tags,
       summary: 'Check a device for an update',
@@ -79,7 +80,6 @@ export const updateRoutes: ContextRoutes = (app, platform) => {
     },
     handler: async (request) => {
       const actor = actorOf(request);
-      if (actor.keyKind !== 'current') throw new ApiError(403, [{ code: 'legacy_api_key_not_allowed', context: { required_key_kind: 'current' } }]);
       const body = request.body;
       if (!body.release_prn && !body.bundle_prn && !body.release_version) {
         throw validationError(['release_prn', 'bundle_prn', 'release_version'].map((field) => ({ field, reason: 'one_of_required' })));
@@ -94,6 +94,7 @@ export const updateRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/devices/:prn/update/explain', {
+    config: { role: 'read' },
     schema: {
       tags,
       summary: 'Explain a device update check',

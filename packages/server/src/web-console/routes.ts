@@ -32,6 +32,7 @@ export const webConsoleRoutes: ContextRoutes = (app, platform) => {
   app.addHook('preClose', async () => sockets.close());
 
   app.post('/web-console-shells', {
+    config: { role: 'write' },
     schema: {
       tags: ['web console'],
       summary: 'Create a web console shell URL',

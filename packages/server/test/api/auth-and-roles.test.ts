@@ -1,4 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Role } from '../../src/http/actor';
+import { KEY_KINDS, routeKey, type RouteAccessEntry } from '../../src/http/route-access';
+import { formatRouteAccess, ROUTE_ACCESS_FILE, routeAccessDocument } from '../../src/openapi/route-access';
+import { makeRootCa, makeVerificationCertificate } from '../support/certificates';
+import { verificationCode } from '../support/device-fleet';
+import { operationsOf } from '../support/fuzz/operations';
+import { pathNamingNothing } from '../support/route-resources';
 import { useTestServer } from '../support/server';
 
 const t = useTestServer();
@@ -154,5 +162,152 @@ describe('organization isolation of keys and users', () => {
     expect(users).not.toContain(theirUser.prn);
     // Their key still works: nothing was revoked across the boundary.
     expect((await other.api('GET', '/products', undefined, { key: theirKey.key })).status).toBe(200);
+  });
+});
+
+describe('legacy paths', () => {
+  it('ask the role of their current counterpart: a write key cannot register, delete or list CAs by the organization path', async () => {
+    const ca = await makeRootCa();
+    const verification = await makeVerificationCertificate(ca, await verificationCode(t.api));
+    const write = await t.keyWithRole('write');
+    const read = await t.keyWithRole('read');
+    const path = `/orgs/${t.organizationName}/ca_certificates`;
+    const body = { cert: ca.certPem, verification_cert: verification.certPem };
+    const byWriter = await t.api('POST', path, body, { key: write });
+    expect(byWriter.status).toBe(403);
+    expect(byWriter.body.errors[0]).toEqual({ code: 'unauthorized', context: { required_role: 'admin' } });
+    const registered = await t.api('POST', path, body);
+    expect(registered.status).toBe(201);
+    const serial = registered.body.data.serial;
+    expect((await t.api('GET', path, undefined, { key: read })).status).toBe(403);
+    expect((await t.api('GET', `${path}/${serial}`, undefined, { key: write })).status).toBe(403);
+    expect((await t.api('DELETE', `${path}/${serial}`, undefined, { key: write })).status).toBe(403);
+    expect((await t.api('GET', `${path}/${serial}`)).body.data.serial).toBe(serial);
+  });
+});
+
+const ROLES: Role[] = ['read', 'write', 'admin'];
+const RANK: Record<Role, number> = { read: 0, write: 1, admin: 2 };
+
+/** A caller of the matrix: no key, or a key of one kind and role (a session key acts as a current key). */
+interface Caller {
+  label: string;
+  key: string | null;
+  role: Role | null;
+  keyKind: 'current' | 'legacy' | null;
+}
+
+interface Probe {
+  status: number;
+  code: string | undefined;
+  context: unknown;
+}
+
+/**
+ * One request, its answer read only as far as the status and error code (a stream is cut after
+ * its headers). A request still unanswered after a few seconds got past the auth hook, which
+ * answers at once: it is a stream (HEAD /events/stream sends no headers), status 0.
+ */
+async function probe(method: string, path: string, key: string | null): Promise<Probe> {
+  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
+  const withBody = ['POST', 'PUT', 'PATCH'].includes(method);
+  if (withBody) headers['content-type'] = 'application/json';
+  const response = await fetch(`${t.url}${path}`, { method, headers, body: withBody ? '{}' : undefined, signal: AbortSignal.timeout(5_000) }).catch((error: Error) => {
+    if (error.name === 'TimeoutError') return null;
+    throw error;
+  });
+  if (response === null) return { status: 0, code: undefined, context: undefined };
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    await response.body?.cancel();
+    return { status: response.status, code: undefined, context: undefined };
+  }
+  const text = await response.text();
+  let error: { code?: string; context?: unknown } | undefined;
+  try {
+    error = JSON.parse(text)?.errors?.[0];
+  } catch {
+    // not JSON: a page or a file
+  }
+  return { status: response.status, code: error?.code, context: error?.context };
+}
+
+/** Whether the auth hook refused the call: 401, or 403 for the role or key kind (a HEAD answer has no code to tell). */
+const refusedByAuth = (entry: RouteAccessEntry, answer: Probe) =>
+  answer.status === 401 ||
+  (answer.status === 403 && ((entry.method === 'HEAD' && !entry.access.public) || answer.code === 'unauthorized' || /_api_key_not_allowed$/.test(answer.code ?? '')));
+
+/** What the matrix expects of `caller` on a route: null when the call must get past auth. */
+function expectedRefusal(entry: RouteAccessEntry, caller: Caller): Partial<Probe> | null {
+  const { access } = entry;
+  if (access.public) return null;
+  if (!caller.key) return { status: 401, code: 'unauthenticated' };
+  if (RANK[caller.role!] < RANK[access.role]) return { status: 403, code: 'unauthorized', context: { required_role: access.role } };
+  if (!access.keyKinds.includes(caller.keyKind!)) return { status: 403, code: `${caller.keyKind}_api_key_not_allowed` };
+  return null;
+}
+
+describe('the role matrix, generated from the admin server\'s route table', () => {
+  let table: readonly RouteAccessEntry[];
+  const callers: Caller[] = [{ label: 'no key', key: null, role: null, keyKind: null }];
+
+  beforeAll(async () => {
+    table = t.server.admin.routeAccess();
+    for (const role of ROLES) {
+      for (const kind of KEY_KINDS) callers.push({ label: `${kind} ${role} key`, key: await t.keyWithRole(role, kind), role, keyKind: kind });
+      const username = `matrix-${role}`;
+      expect((await t.api('POST', '/users', { username, password: 'long enough', role })).status).toBe(201);
+      const session = await t.api('POST', '/users/auth', { username, password: 'long enough' }, { key: null });
+      callers.push({ label: `${role} user session key`, key: session.body.data.token, role, keyKind: 'current' });
+    }
+  });
+
+  it('holds every route the server serves, each described operation among them', () => {
+    const keys = new Set(table.map((entry) => routeKey(entry.method, entry.url.replace(/:([A-Za-z_]+)/g, '{$1}'))));
+    const described = operationsOf(t.server.admin.swagger()).map((o) => routeKey(o.method, o.path));
+    expect(described.filter((key) => !keys.has(key))).toEqual([]);
+    expect(table.length).toBeGreaterThan(150);
+    for (const head of table.filter((entry) => entry.method === 'HEAD')) {
+      expect(head.access, head.url).toEqual(table.find((entry) => entry.method === 'GET' && entry.url === head.url)?.access);
+    }
+  });
+
+  it('gives every legacy route the access of the current route it stands for', () => {
+    const problems: string[] = [];
+    for (const entry of table.filter((e) => e.tags.some((tag) => tag.startsWith('legacy')))) {
+      const counterpart = table.find((e) => entry.counterpart?.startsWith(`${e.method} `) && entry.counterpart === routeKey(e.method, e.url));
+      if (!counterpart) problems.push(`${entry.method} ${entry.url}: no counterpart`);
+      else if (counterpart.tags.some((tag) => tag.startsWith('legacy'))) problems.push(`${entry.method} ${entry.url}: counterpart ${entry.counterpart} is itself legacy`);
+      else if (JSON.stringify(counterpart.access) !== JSON.stringify(entry.access)) problems.push(`${entry.method} ${entry.url}: access differs from ${entry.counterpart}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('answers 401 without a key, 403 below the declared role or key kind, and neither at or above it, on every route', async () => {
+    const wrong: string[] = [];
+    const cases = table.flatMap((entry) => callers.map((caller) => ({ entry, caller })));
+    const known = { org_name: t.organizationName };
+    // A few at a time: the server is shared with the other suites of the machine.
+    for (let i = 0; i < cases.length; i += 8) {
+      await Promise.all(
+        cases.slice(i, i + 8).map(async ({ entry, caller }) => {
+          const path = pathNamingNothing(entry.url.replace(/:([A-Za-z_]+)/g, '{$1}'), t.organizationId, known);
+          const answer = await probe(entry.method, path, caller.key);
+          const expected = expectedRefusal(entry, caller);
+          const where = `${caller.label} ${entry.method} ${path}`;
+          if (expected === null && refusedByAuth(entry, answer)) wrong.push(`${where}: ${answer.status} ${answer.code ?? ''}, expected past auth`);
+          if (expected !== null) {
+            const got = entry.method === 'HEAD' ? { status: answer.status } : { status: answer.status, code: answer.code, ...('context' in expected ? { context: answer.context } : {}) };
+            const want = entry.method === 'HEAD' ? { status: expected.status } : expected;
+            if (JSON.stringify(got) !== JSON.stringify(want)) wrong.push(`${where}: ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
+          }
+        }),
+      );
+    }
+    expect(wrong).toEqual([]);
+    expect(cases.length).toBeGreaterThan(1500);
+  }, 180_000);
+
+  it('is what route-access.json says (npm run route-access -w @canopy/server), which the docs site renders', () => {
+    expect(fs.readFileSync(ROUTE_ACCESS_FILE, 'utf8')).toBe(formatRouteAccess(routeAccessDocument(table)));
   });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * Which resource a route's path names: `/bundle_overrides/{prn}/devices/{device_prn}` takes a
  * bundle_override in `{prn}` and a device in `{device_prn}`. The prn's type word is the
@@ -44,4 +45,20 @@ export function namedValues(values: Map<string, string[]>, path: string, name: s
     if (found) return found;
   }
   return undefined;
+}
+
+/**
+ * `path` with every parameter filled by a value naming nothing: a fresh prn of the parameter's
+ * type in `organizationId` (a random uuid for the others), unless `known` gives one. A `*`
+ * wildcard becomes `probe`. For requests whose answer matters before any lookup (auth).
+ */
+export function pathNamingNothing(path: string, organizationId: string, known: Record<string, string> = {}): string {
+  const types = pathParameterTypes(path);
+  return path
+    .replace(/\{([^}]+)\}/g, (_, name: string) => {
+      if (known[name] !== undefined) return encodeURIComponent(known[name]);
+      const type = types.get(name) ?? name;
+      return name === 'prn' || name.endsWith('_prn') ? `prn:1:${organizationId}:${type}:${randomUUID()}` : randomUUID();
+    })
+    .replace(/\*$/, 'probe');
 }
