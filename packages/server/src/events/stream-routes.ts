@@ -78,6 +78,8 @@ export const eventStreamRoutes: ContextRoutes = (app, { db, log }) => {
         // nginx buffers responses unless told not to.
         'x-accel-buffering': 'no',
       });
+      // HEAD (Fastify adds it beside GET) has no body to stream: its headers are the whole answer.
+      if (request.method === 'HEAD') return void response.end();
       // The first bytes tell the client the stream is open before any event exists.
       response.write(': stream open\nretry: 2000\n\n');
 

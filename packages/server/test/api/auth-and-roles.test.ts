@@ -206,7 +206,7 @@ interface Probe {
 /**
  * One request, its answer read only as far as the status and error code (a stream is cut after
  * its headers). A request still unanswered after a few seconds got past the auth hook, which
- * answers at once: it is a stream (HEAD /events/stream sends no headers), status 0.
+ * answers at once: it is a stream, status 0.
  */
 async function probe(method: string, path: string, key: string | null): Promise<Probe> {
   const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};

@@ -118,6 +118,13 @@ describe('GET /events/stream', () => {
     expect((await stream('', readKey)).status).toBe(200);
   });
 
+  it('answers HEAD at once with the stream\'s headers and no body, rather than holding the connection', async () => {
+    const answer = await fetch(`${t.url}/events/stream`, { method: 'HEAD', headers: { authorization: `Bearer ${t.apiKey}` }, signal: AbortSignal.timeout(5_000) });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(await answer.text()).toBe('');
+  });
+
   it.runIf(process.env.DATABASE_URL)('delivers events written by another server process on the same PostgreSQL', async () => {
     const second = await startServer({ ...t.config, adminPort: 0, devicePort: 0 }, { workers: false });
     try {
