@@ -3,7 +3,8 @@
  * content type, body too large, schema validation) get stable codes; an unexpected error is
  * logged with its stack and answered as a bare 500, so nothing internal reaches a client.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { validateHeaderValue } from 'node:http';
 import { sqlState } from '../db/errors';
 import { ApiError } from './errors';
 import { validationFailure } from './validation';
@@ -42,8 +43,32 @@ export function toApiError(error: FastifyError & { validation?: unknown; validat
   return null;
 }
 
+/** What Node throws when the head is written with a header value it cannot send (CR/LF, non-Latin-1). */
+const UNWRITABLE_HEADER = new Set(['ERR_INVALID_CHAR', 'ERR_HTTP_INVALID_HEADER_VALUE']);
+
+/**
+ * Removes the headers Node would refuse to write, and says whether there were any. Left in place,
+ * the error answer would fail the same way and Fastify would answer in its own shape.
+ */
+function dropUnwritableHeaders(reply: FastifyReply): boolean {
+  let dropped = false;
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    try {
+      for (const each of [value].flat()) validateHeaderValue(name, String(each));
+    } catch {
+      reply.removeHeader(name);
+      dropped = true;
+    }
+  }
+  return dropped;
+}
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A header built from the request's own input (a path parameter in a Location): its fault.
+    if (error.code && UNWRITABLE_HEADER.has(error.code) && dropUnwritableHeaders(reply)) {
+      return reply.code(400).send({ errors: [{ code: 'bad_request', context: { reason: 'unrepresentable_in_header' } }] });
+    }
     const apiError = toApiError(error);
     if (apiError) {
       if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');

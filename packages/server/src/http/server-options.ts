@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { installErrorHandling } from './error-handler';
 import { serializeRequest } from './log-redaction';
 import { clientErrorHandler, frameworkErrors, MAX_PATH_PARAMETER_LENGTH } from './framework-errors';
+import { checkPathParameters } from './path-parameters';
 import { lazyRequestLogger } from './request-logger';
 import { validatorCompiler } from './validation';
 
@@ -39,5 +40,13 @@ export function installCommonHooks(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
+  });
+  app.addHook('preValidation', (request, _reply, done) => {
+    try {
+      checkPathParameters(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
   });
 }

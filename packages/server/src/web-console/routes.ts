@@ -72,7 +72,7 @@ export const webConsoleRoutes: ContextRoutes = (app, platform) => {
     },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (wantsPage(request.headers.accept)) return reply.code(303).header('location', `${SHELL_PAGE_PATH}#${request.params.token}`).send(null);
+      if (wantsPage(request.headers.accept)) return reply.code(303).header('location', `${SHELL_PAGE_PATH}#${encodeURIComponent(request.params.token)}`).send(null);
       const row = await consumeShell(platform.db, request.params.token);
       const { prn, device_prn } = shellToWire(row, '');
       // consumeShell answers only the row it consumed, so consumed_at is set.

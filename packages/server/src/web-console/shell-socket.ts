@@ -7,10 +7,13 @@
  * cannot read the status of a refused upgrade.
  *
  * A socket whose Origin is another site's is refused before anything is consumed: the URL is
- * the credential, and a page elsewhere must not spend it (cross-site WebSocket hijacking).
+ * the credential, and a page elsewhere must not spend it (cross-site WebSocket hijacking). The
+ * origin is compared whole (scheme, host and port), with CANOPY_PUBLIC_URL's and with this
+ * server's own as the request reached it (the console served straight from here).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ApiError } from '../http/errors';
 import type { Platform } from '../platform';
@@ -25,14 +28,22 @@ function refuseUpgrade(socket: Duplex, status: number, text: string): void {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 
-function sameOrigin(request: IncomingMessage): boolean {
-  const origin = request.headers.origin;
-  if (!origin) return true; // not a browser: it holds the URL, which is the credential
+function originOf(url: string): string | null {
   try {
-    return new URL(origin).host === request.headers.host;
+    return new URL(url).origin;
   } catch {
-    return false;
+    return null;
   }
+}
+
+function sameOrigin(request: IncomingMessage, publicOrigin: string | null): boolean {
+  const header = request.headers.origin;
+  if (!header) return true; // not a browser: it holds the URL, which is the credential
+  const origin = originOf(header);
+  if (origin === null || origin === 'null') return false;
+  if (origin === publicOrigin) return true;
+  const scheme = (request.socket as TLSSocket).encrypted ? 'https' : 'http';
+  return !!request.headers.host && origin === originOf(`${scheme}://${request.headers.host}`);
 }
 
 export interface ShellSockets {
@@ -45,6 +56,7 @@ export interface ShellSockets {
 export function shellSockets(platform: Platform): ShellSockets {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const running = new Set<RunningShell>();
+  const publicOrigin = originOf(platform.config.publicUrl);
 
   async function open(ws: WebSocket, token: string): Promise<void> {
     let shell;
@@ -66,7 +78,7 @@ export function shellSockets(platform: Platform): ShellSockets {
       const path = (request.url ?? '').split('?')[0];
       const match = SOCKET_PATH.exec(path);
       if (!match) return false;
-      if (!sameOrigin(request)) {
+      if (!sameOrigin(request, publicOrigin)) {
         refuseUpgrade(socket, 403, 'Forbidden');
         return true;
       }

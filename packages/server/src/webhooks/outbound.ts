@@ -28,10 +28,15 @@ export interface OutboundOptions {
   resolve?: (hostname: string) => Promise<LookupAddress[]>;
 }
 
-/** Why an attempt failed, precisely; `failureKind` folds it into the contract's three failures. */
+/**
+ * Why an attempt failed; `failureKind` folds it into the contract's three failures. A host that
+ * does not resolve and one that resolves only to refused addresses are one error, worded alike
+ * and naming no address, so the answers cannot be used to map internal DNS (and a refused address
+ * is never connected to, so nothing tells its ports apart). Failures at an allowed address keep
+ * their detail: that is what debugging a public receiver needs.
+ */
 export type AttemptError =
-  | 'host_resolution_failed'
-  | 'forbidden_address'
+  | 'address_not_allowed'
   | 'response_timeout'
   | 'connection_failed'
   | 'tls_failed'
@@ -50,7 +55,7 @@ export type RequestFailure = 'host_resolution_failed' | 'response_timeout' | 're
 
 /** `webhook.request_failed` knows three failures; a refused address is reported as unresolvable, a broken connection by its (absent) status. */
 export function failureKind(error: AttemptError | null): RequestFailure {
-  if (error === 'host_resolution_failed' || error === 'forbidden_address') return 'host_resolution_failed';
+  if (error === 'address_not_allowed') return 'host_resolution_failed';
   if (error === 'response_timeout') return 'response_timeout';
   return 'response_status';
 }
@@ -80,6 +85,9 @@ interface Attempt {
   timeout(): AttemptFailure;
 }
 
+/** The one detail of `address_not_allowed`, whatever the resolver said or which addresses it answered. */
+export const ADDRESS_NOT_ALLOWED_DETAIL = 'the host has no address webhooks may be delivered to (it does not resolve, or only to addresses that are not allowed)';
+
 const systemResolve = (hostname: string) => dns.lookup(hostname, { all: true, verbatim: true });
 
 async function resolveAllowed(host: string, allowPrivate: boolean, resolve: (hostname: string) => Promise<LookupAddress[]>): Promise<LookupAddress> {
@@ -88,15 +96,12 @@ async function resolveAllowed(host: string, allowPrivate: boolean, resolve: (hos
   else {
     try {
       addresses = await resolve(host);
-    } catch (error) {
-      throw new AttemptFailure('host_resolution_failed', `${host}: ${(error as NodeJS.ErrnoException).code ?? 'lookup failed'}`);
+    } catch {
+      addresses = [];
     }
   }
   const allowed = addresses.find((a) => judgeAddress(a.address, allowPrivate) === 'allowed');
-  if (!allowed) {
-    const verdicts = addresses.map((a) => `${a.address} (${judgeAddress(a.address, allowPrivate)})`).join(', ');
-    throw new AttemptFailure('forbidden_address', `${host} resolves only to refused addresses: ${verdicts || 'none'}`);
-  }
+  if (!allowed) throw new AttemptFailure('address_not_allowed', ADDRESS_NOT_ALLOWED_DETAIL);
   return allowed;
 }
 

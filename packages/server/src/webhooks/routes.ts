@@ -58,7 +58,7 @@ const Attempt = Type.Object({
   error: Nullable(
     Type.String({
       description:
-        'Null on success; else host_resolution_failed, forbidden_address, response_timeout, connection_failed, tls_failed, response_too_large or response_status.',
+        'Null on success; else address_not_allowed (the host does not resolve, or only to addresses webhooks may not go to), response_timeout, connection_failed, tls_failed, response_too_large or response_status.',
     }),
   ),
   detail: Nullable(Type.String({ description: 'What went wrong, in words.' })),

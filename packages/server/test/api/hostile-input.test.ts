@@ -7,6 +7,8 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/validation';
+import { controlCharacterRequests, sendAll } from '../support/control-character-paths';
+import { contractBreach } from '../support/fuzz/checks';
 import { expectFieldError } from '../support/resource-checks';
 import { useTestServer } from '../support/server';
 
@@ -58,6 +60,26 @@ describe('text input', () => {
     }
     const fine = { custom_metadata: JSON.parse(`${'{"a":'.repeat(MAX_JSON_DEPTH - 2)}1${'}'.repeat(MAX_JSON_DEPTH - 2)}`) };
     expect((await t.api('PATCH', `/artifacts/${prn}`, fine)).status).toBe(200);
+  });
+});
+
+describe('control characters in path parameters', () => {
+  it('are refused in every path parameter of every route with a 4xx in the error shape, never a 5xx', async () => {
+    const requests = controlCharacterRequests(t.server.admin.swagger());
+    expect(requests.length).toBeGreaterThan(1000);
+    const answers = await sendAll(t.url, requests, { authorization: `Bearer ${t.apiKey}` });
+    const breaches = answers.flatMap(({ request, ...response }) => {
+      const breach = contractBreach(response);
+      return breach ? [`${breach}: ${request.method} ${request.path} (${request.headers.accept}) -> ${response.text.slice(0, 200)}`] : [];
+    });
+    expect(breaches).toEqual([]);
+  });
+
+  it('a CR/LF in the shell URL, as a browser asks for it: 400 naming the parameter, no Location', async () => {
+    const res = await fetch(`${t.url}/web-console/shells/%0d%0aX`, { headers: { accept: 'text/html' }, redirect: 'manual' });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.json()).toEqual({ errors: [{ code: 'parameter', context: { parameter: 'token', reason: 'contains_control_character' } }] });
   });
 });
 

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSiteServer } from '../../src/site/static-site';
+import { controlCharacterRequests, sendAll } from '../support/control-character-paths';
 import { createTestDatabase } from '../support/database';
 import { freePort, spawnServer, type ServerProcess } from '../support/server-process';
 import { startReceiver } from '../support/webhook-receiver';
@@ -52,6 +53,7 @@ describe('security headers', () => {
 
 describe('a full flow at debug level', () => {
   let server: ServerProcess;
+  let bootstrapKey = '';
   let output = '';
 
   it('sends helmet headers from the admin API, and writes none of the keys, secrets and passwords it handled to its logs', async () => {
@@ -59,7 +61,7 @@ describe('a full flow at debug level', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-logs-'));
     const receiver = await startReceiver();
     cleanups.push(() => server?.kill('SIGKILL'), () => database.drop(), () => fs.rmSync(dataDir, { recursive: true, force: true }), () => receiver.close());
-    const bootstrapKey = `cnpy_logs_${randomBytes(24).toString('base64url')}`;
+    bootstrapKey = `cnpy_logs_${randomBytes(24).toString('base64url')}`;
     const secretKey = randomBytes(32).toString('hex');
     server = await spawnServer(
       {
@@ -125,5 +127,16 @@ describe('a full flow at debug level', () => {
     const found = Object.entries(secrets).filter(([, value]) => value && logs.includes(value)).map(([name]) => name);
     expect(found, 'secrets written to the logs').toEqual([]);
     expect(logs).not.toMatch(/authorization|bearer /i);
+  });
+
+  it('answers control characters in every path parameter of every route without a 5xx, and logs no stack trace for them', async () => {
+    const from = output.length;
+    const document = await (await fetch(`${server.url}/openapi.json`)).json();
+    const answers = await sendAll(server.url, controlCharacterRequests(document), { authorization: `Bearer ${bootstrapKey}` });
+    expect(answers.filter((a) => a.status >= 500).map((a) => `${a.status} ${a.request.method} ${a.request.path}`)).toEqual([]);
+    await fetch(`${server.url}/healthz`);
+    const logs = output.slice(from);
+    expect(logs).toContain('"statusCode":400');
+    expect(logs).not.toMatch(/"stack"|\n\s+at |"level":50/);
   });
 });

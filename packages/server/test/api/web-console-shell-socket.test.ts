@@ -62,9 +62,12 @@ describe('web console shell socket', () => {
     const shell = (await t.api('POST', '/web-console-shells', { device_prn: device })).body;
     const before = (await shellEvents()).length;
 
-    // Another site's page cannot spend the URL.
-    const foreign = openSocket(shell.url, { origin: 'https://evil.example' });
-    expect((await foreign.closed).code).toBe(1006);
+    // Another site's page cannot spend the URL, nor a page on this host under another scheme or port.
+    const own = new URL(t.url);
+    const otherPort = `${own.hostname}:${Number(own.port) === 65535 ? 1 : Number(own.port) + 1}`;
+    for (const origin of ['https://evil.example', `https://${own.host}`, `http://${otherPort}`, `ws://${own.host}`, 'null']) {
+      expect((await openSocket(shell.url, { origin }).closed).code, origin).toBe(1006);
+    }
 
     const first = openSocket(shell.url);
     await until(() => first.messages.find((m) => m.state === 'waiting_for_device'));
@@ -87,6 +90,19 @@ describe('web console shell socket', () => {
     expect(closed.data.duration_seconds).toBeGreaterThanOrEqual(0);
     expect(Date.parse(closed.data.ended_at)).toBeGreaterThanOrEqual(Date.parse(closed.data.started_at));
     expect((await t.api('GET', `/tunnels/${opened.data.tunnel_prn}`)).body.tunnel).toMatchObject({ state: 'closed', close_reason: 'web_console_shell_ended' });
+  });
+
+  it("accepts a page from this server's own origin or from the public URL's, scheme, host and port alike", async () => {
+    const device = await createTestDevice(t);
+    const publicOrigin = new URL(t.config.publicUrl).origin;
+    expect(publicOrigin).not.toBe(new URL(t.url).origin);
+    for (const origin of [new URL(t.url).origin, publicOrigin]) {
+      const shell = (await t.api('POST', '/web-console-shells', { device_prn: device })).body;
+      const opened = openSocket(shell.url, { origin });
+      await until(() => opened.messages.find((m) => m.state === 'waiting_for_device'));
+      opened.ws.close();
+      await opened.closed;
+    }
   });
 
   it('ends the session when its tunnel is closed, and refuses unknown and expired URLs', async () => {

@@ -98,7 +98,7 @@ describe('webhook receiver connections', () => {
     expect(lookups).toEqual(['localhost']);
 
     dns.address = '169.254.169.254';
-    expect(await post(sender, receiver.url)).toMatchObject({ ok: false, error: 'forbidden_address' });
+    expect(await post(sender, receiver.url)).toMatchObject({ ok: false, error: 'address_not_allowed' });
     expect(lookups).toEqual(['localhost', 'localhost']);
     expect(receiver.requests.length).toBe(4);
   });
@@ -111,7 +111,7 @@ describe('webhook receiver connections', () => {
     expect(receiver.connections.open).toBe(1);
 
     dns.address = '169.254.169.254';
-    expect(await post(sender, receiver.url)).toMatchObject({ ok: false, status: null, error: 'forbidden_address' });
+    expect(await post(sender, receiver.url)).toMatchObject({ ok: false, status: null, error: 'address_not_allowed' });
     expect(receiver.requests.length).toBe(1);
   });
 
