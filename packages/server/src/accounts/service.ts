@@ -70,9 +70,18 @@ export async function createOrganization(db: Database, input: NewOrganization) {
       return { organization, user, apiKey: key.token };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('already_exists', { resource: 'organization', name: input.name });
-    throw error;
+    throw userTaken(error) ?? (isUniqueViolation(error) ? conflict('already_exists', { resource: 'organization', name: input.name }) : error);
   }
+}
+
+/**
+ * Emails and usernames are unique across the server: log-in names no organization. So a taken one
+ * answers `taken` whichever organization has it, and only that: never which one, nor the user.
+ */
+function userTaken(error: unknown) {
+  if (isUniqueViolation(error, 'users_email_unique')) return invalidField('email', 'taken');
+  if (isUniqueViolation(error, 'users_username_unique')) return invalidField('username', 'taken');
+  return null;
 }
 
 export interface BootstrapResult {
@@ -144,9 +153,7 @@ export async function createUser(db: Executor, actor: Actor, input: NewUser): Pr
       .returning();
     return row;
   } catch (error) {
-    if (isUniqueViolation(error, 'users_email_unique')) throw invalidField('email', 'taken');
-    if (isUniqueViolation(error, 'users_username_unique')) throw invalidField('username', 'taken');
-    throw error;
+    throw userTaken(error) ?? error;
   }
 }
 

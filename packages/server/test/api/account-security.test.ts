@@ -8,6 +8,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/accounts/schema';
+import { createOrganization } from '../../src/accounts/service';
 import { LOGIN_LIMITS } from '../../src/accounts/login-throttle';
 import { hashPassword, needsRehash, SCRYPT_PARAMETERS, verifyPassword } from '../../src/accounts/passwords';
 import { startServer } from '../../src/server';
@@ -160,6 +161,24 @@ describe('log-in throttling', () => {
     // Another address is not affected.
     const user = await newUser();
     expect((await logIn({ username: user.username, password: user.password }, freshAddress())).status).toBe(200);
+  });
+});
+
+describe('emails and usernames are unique across the server', () => {
+  it('a name another organization uses answers `taken` for the field and nothing about that organization or user', async () => {
+    const theirs = await newUser();
+    const other = await t.createOrganization();
+    for (const body of [{ email: theirs.email.toUpperCase() }, { username: theirs.username }]) {
+      const res = await other.api('POST', '/users', { ...body, password: 'a long enough password' });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ errors: [{ code: 'validation', context: { field: Object.keys(body)[0], reason: 'taken' } }] });
+    }
+    expect((await other.api('GET', '/users')).body.users.map((u: { email: string }) => u.email)).not.toContain(theirs.email);
+    // The admin CLI's `org create --email` says the same, not that the organization exists.
+    await expect(createOrganization(t.server.platform.db, { name: `org-${randomUUID()}`, adminUser: { email: theirs.email, password: 'a long enough password' } })).rejects.toMatchObject({
+      status: 422,
+      errors: [{ code: 'validation', context: { field: 'email', reason: 'taken' } }],
+    });
   });
 });
 
