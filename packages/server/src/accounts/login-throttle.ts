@@ -86,8 +86,11 @@ export async function reserveLoginAttempt(db: Database, subject: LoginSubject): 
 
 /** The password was wrong: the attempt stays counted; waiting is measured from now. */
 export async function loginFailed(db: Database, reservation: Reservation): Promise<void> {
-  const { account, address } = reservation.keys;
-  await db.execute(sql`update ${loginThrottles} set last_failure_at = greatest(last_failure_at, now()) where key in (${account}, ${address})`);
+  // One row per statement: a statement holding one row while waiting for the other could close a
+  // cycle with a reservation holding them in the other order.
+  for (const key of [reservation.keys.account, reservation.keys.address]) {
+    await db.execute(sql`update ${loginThrottles} set last_failure_at = greatest(last_failure_at, now()) where key = ${key}`);
+  }
   if (reservation.locksAccount) await recordLockEvent(db, reservation.subject);
 }
 
