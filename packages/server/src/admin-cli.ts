@@ -8,6 +8,7 @@ import path from 'node:path';
 import { createOrganization } from './accounts/service';
 import { backupEmbedded, restoreEmbedded } from './backup/embedded';
 import { loadConfig } from './config';
+import { makePrivate, PRIVATE_UMASK } from './data-dir/private-files';
 import { connect, pgliteDirFor } from './db/connection';
 import { runMigrations } from './db/migrate';
 import { ApiError } from './http/errors';
@@ -50,6 +51,8 @@ async function main(args: string[]): Promise<number> {
     throw error;
   } finally {
     await handle.close();
+    // A first PGlite start writes its files 0666 (data-dir/private-files.ts).
+    if (!config.databaseUrl) makePrivate(config.dataDir);
   }
 }
 
@@ -71,4 +74,6 @@ async function backupCommand(command: 'backup' | 'restore', dir: string): Promis
   }
 }
 
+// Backups, restored data and a data directory created here are its user's alone.
+process.umask(PRIVATE_UMASK);
 process.exitCode = await main(process.argv.slice(2));

@@ -9,8 +9,11 @@
  * most of the list's p99. The young generation costs at most that much more memory.
  */
 import { loadConfig } from './config';
+import { PRIVATE_UMASK } from './data-dir/private-files';
 import { startServer } from './server';
 
+// Every file the server creates from here on is its user's alone (data-dir/private-files.ts).
+process.umask(PRIVATE_UMASK);
 const server = await startServer(loadConfig(), { announceBootstrap: true });
 
 let stopping = false;

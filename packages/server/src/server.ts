@@ -13,6 +13,7 @@ import type { Config } from './config';
 import { createSecretBox, resolveSecretKey } from './crypto/secret-box';
 import { buildDeviceApi, type DeviceApi } from './device-api/app';
 import { loadDeviceTlsIdentity } from './device-api/tls-identity';
+import { makePrivate } from './data-dir/private-files';
 import { connect, pgliteDirFor } from './db/connection';
 import { afterRequestCommit } from './db/request-scope';
 import { runMigrations } from './db/migrate';
@@ -51,6 +52,17 @@ function writeInitialKey(dataDir: string, result: BootstrapResult): void {
   const file = path.join(dataDir, 'initial-api-key');
   fs.writeFileSync(file, `${result.apiKey}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);
+}
+
+/** No one but the server's user may read its files (data-dir/private-files.ts): repaired at each start. */
+function keepDataPrivate(config: Config, log: pino.Logger): void {
+  const roots = [config.dataDir];
+  if (config.blobStore.kind === 'filesystem' && !config.blobStore.root.startsWith(config.dataDir + path.sep)) roots.push(config.blobStore.root);
+  for (const root of roots) {
+    const { changed, failed } = makePrivate(root);
+    if (changed > 0) log.info({ root, changed }, 'took group and other access away from data files');
+    if (failed.length > 0) log.warn({ root, failed: failed.slice(0, 10) }, 'could not make data files private');
+  }
 }
 
 /** The documentation site, when a build is there to serve. */
@@ -98,8 +110,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           `  admin user:     ${bootstrap.username} / ${bootstrap.password}\n\n`,
       );
     }
-    // The device API listens first: once the admin API's /healthz answers, devices can connect too.
     const identity = await loadDeviceTlsIdentity(config);
+    // After the last file setup writes; PGlite's first start writes its files 0666.
+    keepDataPrivate(config, log);
+    // The device API listens first: once the admin API's /healthz answers, devices can connect too.
     const device = await buildDeviceApi(platform, identity, `https://${config.host}:${config.devicePort}`);
     const deviceUrl = await device.app.listen({ port: config.devicePort, host: config.host });
     log.info({ deviceUrl, identity: identity.source }, 'canopy device API listening');

@@ -1,27 +1,29 @@
 /**
- * `POST /users/auth` behind the login throttle: refused early while the account or address is
- * slowed or locked, failures counted, the count cleared on success (see login-throttle.ts).
+ * `POST /users/auth` behind the login throttle (login-throttle.ts): the identifier is resolved to
+ * its user first, so one count covers log-in by email and by username; the attempt is counted
+ * (or refused) before the password is checked, and the count settled by the outcome.
  */
 import type { FastifyReply } from 'fastify';
 import type { Database } from '../db/connection';
-import { ApiError } from '../http/errors';
-import { clearLoginFailures, guardLogin, recordLoginFailure, type LoginSubject } from './login-throttle';
-import { logIn } from './service';
+import { ApiError, unauthenticated } from '../http/errors';
+import { loginFailed, loginSucceeded, reserveLoginAttempt } from './login-throttle';
+import { findLoginUser, openSession, passwordMatches, type LoginCredentials } from './service';
 
-export async function throttledLogIn(db: Database, login: { email?: string; username?: string; password: string }, address: string, reply: FastifyReply) {
-  const subject: LoginSubject = { identifier: login.email ?? login.username ?? '', address };
+export async function throttledLogIn(db: Database, login: LoginCredentials, address: string, reply: FastifyReply) {
+  const user = await findLoginUser(db, login);
+  const subject = { user: user && { id: user.id, organizationId: user.organizationId }, identifier: login.email ?? login.username ?? '', address };
+  let reservation;
   try {
-    await guardLogin(db, subject);
+    reservation = await reserveLoginAttempt(db, subject);
   } catch (error) {
     if (error instanceof ApiError && error.status === 429) reply.header('retry-after', String(error.errors[0].context.retry_after_seconds));
     throw error;
   }
-  try {
-    const session = await logIn(db, login);
-    await clearLoginFailures(db, subject);
-    return session;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) await recordLoginFailure(db, subject);
-    throw error;
+  const matches = await passwordMatches(user, login.password);
+  if (!user || !matches) {
+    await loginFailed(db, reservation);
+    throw unauthenticated('invalid_credentials');
   }
+  await loginSucceeded(db, reservation);
+  return openSession(db, user, login.password);
 }

@@ -6,7 +6,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
 import { isUniqueViolation } from '../db/errors';
 import type { Actor, Role } from '../http/actor';
-import { conflict, invalidField, notFound, unauthenticated } from '../http/errors';
+import { conflict, invalidField, notFound } from '../http/errors';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
 import { organizationPrn, parsePrn, resourceIdFromPrn, userPrn } from '../core/prn';
 import { toRfc3339 } from '../core/time';
@@ -70,9 +70,18 @@ export async function createOrganization(db: Database, input: NewOrganization) {
       return { organization, user, apiKey: key.token };
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('already_exists', { resource: 'organization', name: input.name });
-    throw error;
+    throw userTaken(error) ?? (isUniqueViolation(error) ? conflict('already_exists', { resource: 'organization', name: input.name }) : error);
   }
+}
+
+/**
+ * Emails and usernames are unique across the server: log-in names no organization. So a taken one
+ * answers `taken` whichever organization has it, and only that: never which one, nor the user.
+ */
+function userTaken(error: unknown) {
+  if (isUniqueViolation(error, 'users_email_unique')) return invalidField('email', 'taken');
+  if (isUniqueViolation(error, 'users_username_unique')) return invalidField('username', 'taken');
+  return null;
 }
 
 export interface BootstrapResult {
@@ -144,9 +153,7 @@ export async function createUser(db: Executor, actor: Actor, input: NewUser): Pr
       .returning();
     return row;
   } catch (error) {
-    if (isUniqueViolation(error, 'users_email_unique')) throw invalidField('email', 'taken');
-    if (isUniqueViolation(error, 'users_username_unique')) throw invalidField('username', 'taken');
-    throw error;
+    throw userTaken(error) ?? error;
   }
 }
 
@@ -177,17 +184,32 @@ export async function deleteUser(db: Database, actor: Actor, prn: string): Promi
   forgetCachedKeys(db);
 }
 
-/** POST /users/auth: checks the password and mints a session key acting as the user. */
-export async function logIn(db: Database, login: { email?: string; username?: string; password: string }) {
+export interface LoginCredentials {
+  email?: string;
+  username?: string;
+  password: string;
+}
+
+/** The user an email (any case) or username names, or null. */
+export async function findLoginUser(db: Database, login: LoginCredentials): Promise<UserRow | null> {
   const condition = login.email ? sql`lower(${users.email}) = lower(${login.email})` : eq(users.username, login.username ?? '');
   const [user] = await db.select().from(users).where(condition).limit(1);
+  return user ?? null;
+}
+
+/** Whether the password is the user's; with no user, as long as a real check and false. */
+export async function passwordMatches(user: UserRow | null, password: string): Promise<boolean> {
   if (!user) {
-    await burnPasswordCheck(login.password);
-    throw unauthenticated('invalid_credentials');
+    await burnPasswordCheck(password);
+    return false;
   }
-  if (!(await verifyPassword(login.password, user.passwordHash))) throw unauthenticated('invalid_credentials');
+  return verifyPassword(password, user.passwordHash);
+}
+
+/** POST /users/auth, once the password matched: a session key acting as the user. */
+export async function openSession(db: Database, user: UserRow, password: string) {
   // A hash made with older (weaker) parameters is rewritten now that the password is known.
-  if (needsRehash(user.passwordHash)) await db.update(users).set({ passwordHash: await hashPassword(login.password) }).where(eq(users.id, user.id));
+  if (needsRehash(user.passwordHash)) await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id));
   const expiresAt = new Date(Date.now() + SESSION_TTL_HOURS * 3600_000).toISOString();
   const { token, row } = await createApiKey(db, {
     organizationId: user.organizationId,

@@ -9,6 +9,9 @@
  *   files/...           everything else under the data directory (secret-key, device-api/ keys
  *                       and certificates, initial-api-key...) and, as files/blobs/, the blobs
  *
+ * Backups and restored data directories are private (directories 0700, files 0600): they hold
+ * password hashes and keys.
+ *
  * The server must be stopped: the embedded database takes one process at a time. Restore only
  * writes into a data directory that does not exist yet (or is empty), checks every file's hash
  * first, and leaves nothing behind when it fails.
@@ -17,6 +20,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivate } from '../data-dir/private-files';
 
 export const BACKUP_FORMAT = 1;
 const DATABASE_FILE = 'database.tar.gz';
@@ -49,10 +53,11 @@ function walk(root: string, skip: (absolute: string) => boolean, found: string[]
 
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
-function copyPreservingMode(from: string, to: string): void {
-  fs.mkdirSync(path.dirname(to), { recursive: true });
+/** Backups and restored data hold secrets: the copy is its owner's alone, whatever the source's mode. */
+function copyPrivately(from: string, to: string): void {
+  fs.mkdirSync(path.dirname(to), { recursive: true, mode: 0o700 });
   fs.copyFileSync(from, to);
-  fs.chmodSync(to, fs.statSync(from).mode & 0o777);
+  fs.chmodSync(to, 0o600);
 }
 
 export async function backupEmbedded(layout: EmbeddedLayout, target: string): Promise<Manifest> {
@@ -69,13 +74,14 @@ export async function backupEmbedded(layout: EmbeddedLayout, target: string): Pr
   }
   const inside = (dir: string | null) => (candidate: string) => dir !== null && (candidate === dir || candidate.startsWith(dir + path.sep));
   const skipped = (candidate: string) => inside(layout.pgliteDir)(candidate) || inside(layout.blobRoot)(candidate);
-  for (const file of walk(layout.dataDir, skipped)) copyPreservingMode(file, path.join(target, FILES_DIR, 'data', path.relative(layout.dataDir, file)));
-  if (layout.blobRoot) for (const file of walk(layout.blobRoot, () => false)) copyPreservingMode(file, path.join(target, FILES_DIR, 'blobs', path.relative(layout.blobRoot, file)));
+  for (const file of walk(layout.dataDir, skipped)) copyPrivately(file, path.join(target, FILES_DIR, 'data', path.relative(layout.dataDir, file)));
+  if (layout.blobRoot) for (const file of walk(layout.blobRoot, () => false)) copyPrivately(file, path.join(target, FILES_DIR, 'blobs', path.relative(layout.blobRoot, file)));
   const manifest: Manifest = { format: BACKUP_FORMAT, created_at: new Date().toISOString(), files: {} };
   for (const file of walk(target, (candidate) => candidate === path.join(target, 'manifest.json'))) {
     manifest.files[path.relative(target, file).split(path.sep).join('/')] = { sha256: sha256(file), size: fs.statSync(file).size };
   }
   fs.writeFileSync(path.join(target, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
+  makePrivate(target);
   return manifest;
 }
 
@@ -94,13 +100,16 @@ export async function restoreEmbedded(source: string, layout: EmbeddedLayout): P
       const [top, area, ...rest] = name.split('/');
       if (top !== FILES_DIR) continue;
       const root = area === 'data' ? layout.dataDir : area === 'blobs' ? layout.blobRoot : null;
-      if (root) copyPreservingMode(path.join(source, ...name.split('/')), path.join(root, ...rest));
+      if (root) copyPrivately(path.join(source, ...name.split('/')), path.join(root, ...rest));
     }
     const dump = new Blob([fs.readFileSync(path.join(source, DATABASE_FILE))]);
     const database = new PGlite(layout.pgliteDir, { loadDataDir: dump });
     await database.waitReady;
     await database.query('select 1');
     await database.close();
+    // PGlite writes the files it loads with mode 0666.
+    makePrivate(layout.dataDir);
+    if (layout.blobRoot) makePrivate(layout.blobRoot);
     return manifest;
   } catch (error) {
     // Nothing half-restored is left to be started by mistake.

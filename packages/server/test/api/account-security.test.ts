@@ -8,6 +8,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/accounts/schema';
+import { createOrganization } from '../../src/accounts/service';
 import { LOGIN_LIMITS } from '../../src/accounts/login-throttle';
 import { hashPassword, needsRehash, SCRYPT_PARAMETERS, verifyPassword } from '../../src/accounts/passwords';
 import { startServer } from '../../src/server';
@@ -42,12 +43,19 @@ function logIn(body: Record<string, unknown>, localAddress: string, baseUrl = t.
   });
 }
 
-async function newUser(): Promise<{ username: string; password: string; prn: string }> {
+async function newUser(): Promise<{ username: string; email: string; password: string; prn: string }> {
   const username = `user-${randomUUID().slice(0, 8)}`;
+  const email = `${username}@example.com`;
   const password = 'a long enough password';
-  const res = await t.api('POST', '/users', { username, password, role: 'read' });
+  const res = await t.api('POST', '/users', { username, email, password, role: 'read' });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { username, password, prn: res.body.user.prn };
+  return { username, email, password, prn: res.body.user.prn };
+}
+
+/** Fails quickly until the account is locked (slowed attempts count as failures). */
+async function lockOut(credentials: Record<string, unknown>, from: string): Promise<void> {
+  for (let i = 0; i < LOGIN_LIMITS.account.lockAfter; i++) await logIn({ ...credentials, password: 'wrong password' }, from);
+  expect((await logIn({ ...credentials, password: 'wrong password' }, from)).body.errors[0].code).toBe('login_locked');
 }
 
 describe('log-in throttling', () => {
@@ -103,6 +111,45 @@ describe('log-in throttling', () => {
     expect((await logIn({ username: ghost, password: 'whatever password' }, ghostFrom)).body.errors[0].code).toBe('login_throttled');
   });
 
+  it('checks at most the limit-many passwords for many concurrent guesses, then refuses even the right one', async () => {
+    const user = await newUser();
+    const from = freshAddress();
+    // On PostgreSQL half the guesses go to a second server process on the same database.
+    const second = t.config.databaseUrl ? await startServer({ ...t.config, adminPort: 0, devicePort: 0 }) : null;
+    const targets = [t.url, second?.adminUrl ?? t.url];
+    let answers;
+    try {
+      answers = await Promise.all(Array.from({ length: 200 }, (_, i) => logIn({ username: user.username, password: 'wrong password' }, from, targets[i % 2])));
+    } finally {
+      await second?.close();
+    }
+    const checked = answers.filter((a) => a.status === 401).length;
+    const refused = answers.filter((a) => a.status === 429).map((a) => a.body.errors[0].code);
+    // A 401 is a password checked; every other guess was refused before its check.
+    expect(checked).toBeGreaterThanOrEqual(1);
+    expect(checked).toBeLessThanOrEqual(LOGIN_LIMITS.account.slowAfter);
+    expect(refused).toHaveLength(200 - checked);
+    expect(refused.every((code) => code === 'login_throttled' || code === 'login_locked')).toBe(true);
+    expect(refused.filter((code) => code === 'login_locked').length).toBeGreaterThanOrEqual(200 - LOGIN_LIMITS.account.lockAfter);
+    const right = await logIn({ username: user.username, password: user.password }, freshAddress());
+    expect(right.status).toBe(429);
+    expect(right.body.errors[0]).toMatchObject({ code: 'login_locked', context: { scope: 'account' } });
+    const events = await t.api('GET', `/events?type=user&subtype=locked&resource_prn=${user.prn}`);
+    expect(events.body.events).toHaveLength(1);
+  });
+
+  it('one lock per account: locked by username, log-in by email is refused, and the other way round', async () => {
+    const byUsername = await newUser();
+    await lockOut({ username: byUsername.username }, freshAddress());
+    const viaEmail = await logIn({ email: byUsername.email.toUpperCase(), password: byUsername.password }, freshAddress());
+    expect(viaEmail.body.errors[0]).toMatchObject({ code: 'login_locked', context: { scope: 'account' } });
+
+    const byEmail = await newUser();
+    await lockOut({ email: byEmail.email }, freshAddress());
+    const viaUsername = await logIn({ username: byEmail.username, password: byEmail.password }, freshAddress());
+    expect(viaUsername.body.errors[0]).toMatchObject({ code: 'login_locked', context: { scope: 'account' } });
+  });
+
   it('slows one address trying many accounts', async () => {
     const from = freshAddress();
     for (let i = 0; i < LOGIN_LIMITS.address.slowAfter; i++) {
@@ -114,6 +161,24 @@ describe('log-in throttling', () => {
     // Another address is not affected.
     const user = await newUser();
     expect((await logIn({ username: user.username, password: user.password }, freshAddress())).status).toBe(200);
+  });
+});
+
+describe('emails and usernames are unique across the server', () => {
+  it('a name another organization uses answers `taken` for the field and nothing about that organization or user', async () => {
+    const theirs = await newUser();
+    const other = await t.createOrganization();
+    for (const body of [{ email: theirs.email.toUpperCase() }, { username: theirs.username }]) {
+      const res = await other.api('POST', '/users', { ...body, password: 'a long enough password' });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ errors: [{ code: 'validation', context: { field: Object.keys(body)[0], reason: 'taken' } }] });
+    }
+    expect((await other.api('GET', '/users')).body.users.map((u: { email: string }) => u.email)).not.toContain(theirs.email);
+    // The admin CLI's `org create --email` says the same, not that the organization exists.
+    await expect(createOrganization(t.server.platform.db, { name: `org-${randomUUID()}`, adminUser: { email: theirs.email, password: 'a long enough password' } })).rejects.toMatchObject({
+      status: 422,
+      errors: [{ code: 'validation', context: { field: 'email', reason: 'taken' } }],
+    });
   });
 });
 
