@@ -144,7 +144,7 @@ function preparedRecordEvent(tx: Executor, event: NewEvent): Prepared | null {
   });
 }
 
-/** The event envelope (site/docs/canopy-core/reference/integration-management/events.md), as webhooks deliver it. */
+/** The event envelope (site/docs/canopy-core/reference/integration-management/events.mdx), as webhooks deliver it. */
 export function eventEnvelope(row: EventRow) {
   return {
     version: 1 as const,
