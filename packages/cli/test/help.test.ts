@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { EVENT_SUBTYPES, EVENT_TYPES, SUBSCRIBABLE_EVENTS } from '@canopy/sdk/event-catalogue';
 import { commandTree } from '../src/command-tree';
 import { commandPaths, program } from './support/command-paths';
 import { canopy } from './support/run-canopy';
@@ -29,6 +30,18 @@ describe('help', () => {
       'config set', 'config get', 'config list', 'config use',
     ];
     for (const command of expected) expect(all, command).toContain(command);
+  });
+
+  it('lists the event catalogue\'s events in help and in command-tree.json', async () => {
+    const webhooks = await canopy(['webhooks', 'create', '--help']);
+    const events = await canopy(['events', 'list', '--help']);
+    for (const name of SUBSCRIBABLE_EVENTS) expect(webhooks.stdout.replace(/\s+/g, ' ')).toContain(name);
+    for (const type of EVENT_TYPES) expect(events.stdout).toContain(type);
+    for (const subtype of EVENT_SUBTYPES) expect(events.stdout).toContain(subtype);
+    // The docs site's CLI pages are built from the committed tree: it must carry the same lists.
+    const saved = fs.readFileSync(path.resolve(__dirname, '../command-tree.json'), 'utf8');
+    expect(saved).toContain(JSON.stringify(`Comma-separated: ${SUBSCRIBABLE_EVENTS.join(', ')}.`));
+    expect(saved).toContain(JSON.stringify(`Event subtype: ${EVENT_SUBTYPES.join(', ')}.`));
   });
 
   it('command-tree.json is up to date (npm run command-tree -w @canopy/cli)', () => {

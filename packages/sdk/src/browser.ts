@@ -14,3 +14,4 @@ export { choosePartSize, DEFAULT_PART_SIZE, MIN_PART_SIZE, MAX_PARTS, type PartP
 export { planBlob, readBlobPart, type BlobPlanOptions } from './blob-plan';
 export { uploadPlannedBinary, findBinary, waitForSignable, type Binary, type BinaryPart, type PlannedUploadOptions, type UploadEvent, type PartReader } from './binary-upload-core';
 export { signerFromPrivateKeyPem, webCryptoHasEd25519, SigningKeyFileError, type WebCryptoSigner } from './webcrypto-signing';
+export { EVENT_CATALOGUE, EVENT_NAMES, EVENT_TYPES, EVENT_SUBTYPES, SUBSCRIBABLE_EVENTS, subtypesOf, catalogueEntry, eventName, type CatalogueEntry, type EventName, type EventType, type EventSubtype, type SubscribableEventName } from './event-catalogue';

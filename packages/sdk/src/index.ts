@@ -16,3 +16,4 @@ export type { paths as DeviceApiPaths } from './generated/device-api';
 export { followEvents, type CanopyEvent, type EventStreamFilters, type FollowEventsOptions } from './event-stream';
 export { createSseParser, type SseMessage } from './sse-parser';
 export { uploadFirmware, type FirmwareUploadTarget, type LegacyFirmware } from './firmware-upload';
+export { EVENT_CATALOGUE, EVENT_NAMES, EVENT_TYPES, EVENT_SUBTYPES, SUBSCRIBABLE_EVENTS, subtypesOf, catalogueEntry, eventName, type CatalogueEntry, type EventName, type EventType, type EventSubtype, type SubscribableEventName } from './event-catalogue';

@@ -1,5 +1,5 @@
 /**
- * Webhook signing (site/docs/canopy-core/reference/integration-management/webhooks.md,
+ * Webhook signing (site/docs/canopy-core/reference/integration-management/webhooks.mdx,
  * "Deliveries"), the one implementation shared by the sender (the server imports it as
  * '@canopy/sdk/webhook-signature') and by receivers (the SDK's index re-exports `verifyWebhook`).
  * Pure functions over node:crypto with no other imports, so the file can be copied into any

@@ -2,6 +2,7 @@
  * Every admin resource action of the canopy CLI (spec 1 section 2 and section 7), as data.
  * test/command-coverage.test.ts fails for any action here that no test runs against a real server.
  */
+import { EVENT_SUBTYPES, EVENT_TYPES, SUBSCRIBABLE_EVENTS } from '@canopy/sdk/event-catalogue';
 import type { ActionDef, ResourceDef } from './action';
 import { crud, examplePrn, prnArg } from './crud';
 import { bool, fileBase64, int, json, list, num, str } from './fields';
@@ -327,7 +328,7 @@ export const RESOURCES: ResourceDef[] = [
   },
   {
     command: 'events',
-    description: 'Events: the organization\'s log (device, webhook, api_key, tunnel, user, release, shell and audit events).',
+    description: `Events: the organization's log (${EVENT_TYPES.join(', ')} events).`,
     actions: crud({
       command: 'events', path: '/events', noun: 'event', plural: 'events', prnType: 'event',
       actions: ['list'],
@@ -336,8 +337,8 @@ export const RESOURCES: ResourceDef[] = [
         str('inserted-at-gte', 'Only events at or after this date-time.'),
         str('actor-prn', 'Only events caused by this actor.'),
         str('resource-prn', 'Only events about this resource.'),
-        str('type', 'Event type.', { choices: ['device', 'webhook', 'api_key', 'tunnel', 'user', 'release', 'web_console_shell', 'audit'] }),
-        str('subtype', 'Event subtype, e.g. release_changed.'),
+        str('type', 'Event type.', { choices: EVENT_TYPES }),
+        str('subtype', `Event subtype: ${EVENT_SUBTYPES.join(', ')}.`, { example: 'release_changed' }),
       ],
     }),
   },
@@ -460,7 +461,7 @@ export const RESOURCES: ResourceDef[] = [
         create: [
           str('url', 'https:// URL, at most 1028 characters.', { required: true, example: 'https://hooks.example.com/canopy' }),
           description('webhook'),
-          list('enabled-events', 'Comma-separated: device.release_changed, release.halted, web_console_shell.opened, web_console_shell.closed, webhook.test_fire.', { example: 'device.release_changed' }),
+          list('enabled-events', `Comma-separated: ${SUBSCRIBABLE_EVENTS.join(', ')}.`, { example: 'device.release_changed' }),
           str('state', 'enabled or disabled; enabling sends a test fire that must answer 200.', { choices: ['enabled', 'disabled'] }),
         ],
       }),

@@ -65,7 +65,7 @@ const cohort = createRoute({
 const events = createRoute({
   getParentRoute: () => root,
   path: '/events',
-  validateSearch: (search: Record<string, unknown>): EventSearch => ({ type: text(search.type), resource_prn: text(search.resource_prn) }),
+  validateSearch: (search: Record<string, unknown>): EventSearch => ({ type: text(search.type), subtype: text(search.subtype), resource_prn: text(search.resource_prn) }),
   component: lazyRouteComponent(() => import('./EventsScreen'), 'EventsScreen'),
 });
 

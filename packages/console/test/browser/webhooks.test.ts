@@ -5,6 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBSCRIBABLE_EVENTS } from '@canopy/sdk/event-catalogue';
 import { startTestServer, type TestServer } from '../../../server/test/support/server';
 import { startReceiver, type Receiver } from '../../../server/test/support/webhook-receiver';
 import { assertBuilt, confirmDialog, consoleDist, expectAccessible, launchChromium, newPage, signInWith } from './harness';
@@ -28,7 +29,7 @@ afterAll(async () => {
 });
 
 const consoleUrl = (path = '') => `${server.url}/console/${path}`;
-const webhooksNow = async () => (await server.api('GET', '/webhooks?limit=10')).body.webhooks as { prn: string; url: string; state: string }[];
+const webhooksNow = async () => (await server.api('GET', '/webhooks?limit=10')).body.webhooks as { prn: string; url: string; state: string; enabled_events: string[] }[];
 
 describe('the webhooks screens', () => {
   it('lists no webhooks at first and says what to do', async () => {
@@ -46,16 +47,23 @@ describe('the webhooks screens', () => {
     expect(await webhooksNow()).toEqual([]);
   });
 
+  it('offers every event a webhook can subscribe to (the event catalogue\'s)', async () => {
+    const offered = await page.getByRole('group', { name: 'Events delivered' }).getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value));
+    expect(offered).toEqual(SUBSCRIBABLE_EVENTS);
+  });
+
   it('creates a webhook after the verification fire and shows its secret once', async () => {
     const url = `${receiver.url}?console=1`;
     await page.getByLabel(/^Webhook URL/).fill(url);
     await page.getByLabel(/^Description/).fill('ops pager');
+    // What the rollout guide recommends subscribing to, beside the default.
+    await page.getByRole('checkbox', { name: 'release.halted' }).check();
     await page.getByRole('button', { name: 'Create webhook' }).click();
     await page.getByTestId('secret-once').waitFor();
     const secret = (await page.getByTestId('secret-once').textContent())!.trim();
     expect(secret).toMatch(/^[0-9A-F]{32}$/);
     await expect.poll(() => page.getByTestId('webhook-row').count()).toBe(1);
-    expect(await webhooksNow()).toMatchObject([{ url, state: 'enabled' }]);
+    expect(await webhooksNow()).toMatchObject([{ url, state: 'enabled', enabled_events: ['device.release_changed', 'release.halted'] }]);
     // The receiver got the signed verification fire.
     expect(receiver.requests.some((r) => r.body?.data?.type === 'test_fire')).toBe(true);
     await page.getByRole('button', { name: 'I have stored it' }).click();

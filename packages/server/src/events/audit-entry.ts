@@ -5,6 +5,7 @@
  * values with every secret redacted. The event itself is written by audit-trail.ts, in the
  * request's transaction.
  */
+import { subtypesOf } from '@canopy/sdk/event-catalogue';
 
 /** Fields whose values are never recorded: passwords, secrets, tokens, private keys, API keys. */
 const SECRET_NAME = /password|secret|token|private|credential/i;
@@ -50,8 +51,8 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-/** Every subtype an audit event can have (the actions are the admin API's: a new one is added here, and the audit test says so). */
-export const AUDIT_SUBTYPES = ['created', 'updated', 'deleted', 'roll_secret', 'test_fire', 'redeliver', 'revert', 'update'] as const;
+/** Every subtype an audit event can have: the event catalogue's (a new action is added there, and the audit test says so). */
+export const AUDIT_SUBTYPES: readonly string[] = subtypesOf('audit');
 
 export interface AuditedRoute {
   method: string;

@@ -1,18 +1,10 @@
 /**
  * The query parameters of the filters GET /events and GET /events/stream share (filters.ts
- * applies them): one schema, so the list and the live stream accept the same types and subtypes.
+ * applies them): one schema, so the list and the live stream accept the same types and subtypes,
+ * those of the event catalogue (catalogue.ts).
  */
 import { Type } from 'typebox';
-import { AUDIT_SUBTYPES } from './audit-entry';
-import { EVENT_TYPES } from './schema';
-
-/** Every subtype an event of any type can have (audit events add their actions). */
-export const EVENT_SUBTYPES = [
-  ...new Set([
-    'release_changed', 'claimed_release', 'checked_for_release', 'connected', 'disconnected', 'updated', 'authentication_failed', 'created',
-    'request_failed', 'test_fire', 'requested', 'opened', 'closed', 'expired', 'update_reported', 'locked', 'halted', ...AUDIT_SUBTYPES,
-  ]),
-];
+import { EVENT_SUBTYPES, EVENT_TYPES } from './catalogue';
 
 export const EVENT_FILTER_QUERY = {
   inserted_at_lt: Type.Optional(Type.String({ description: 'Only events before this date-time.', examples: ['2025-07-01T00:00:00Z'] })),

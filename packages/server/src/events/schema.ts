@@ -1,8 +1,8 @@
 import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import type { EventType } from '@canopy/sdk/event-catalogue';
 import { id, insertedAt, organizationId } from '../db/columns';
 
-export const EVENT_TYPES = ['device', 'webhook', 'api_key', 'tunnel', 'user', 'release', 'web_console_shell', 'audit'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export type { EventType };
 
 export const events = pgTable(
   'events',

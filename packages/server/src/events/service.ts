@@ -13,6 +13,7 @@ import { eventFilterConditions, type EventFilterFields } from './filters';
 import { events, type EventType } from './schema';
 import { JSON_ELEMENTS } from '../db/array-parameters';
 import { newEventId } from './event-ids';
+import { assertCatalogued, CHECK_EVENTS } from './catalogue';
 
 export interface NewEvent {
   organizationId: string;
@@ -77,6 +78,7 @@ export const EVENT_RELATION_TYPES = ['uuid', 'uuid', 'text', 'text', 'text', 'te
  * made in the order given (they only ever increase) keep them in the order they happened.
  */
 export function eventRelationValues(list: readonly NewEvent[]): unknown[][] {
+  if (CHECK_EVENTS) list.forEach(assertCatalogued);
   return [
     list.map(() => newEventId()),
     list.map((e) => e.organizationId),
@@ -98,6 +100,7 @@ export function recordingCtes(relation: string): string[] {
 }
 
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<EventRow> {
+  if (CHECK_EVENTS) assertCatalogued(event);
   const id = newEventId();
   const oneStatement = preparedRecordEvent(tx, event);
   if (oneStatement) {
@@ -141,7 +144,7 @@ function preparedRecordEvent(tx: Executor, event: NewEvent): Prepared | null {
   });
 }
 
-/** The event envelope (site/docs/canopy-core/reference/integration-management/events.md), as webhooks deliver it. */
+/** The event envelope (site/docs/canopy-core/reference/integration-management/events.mdx), as webhooks deliver it. */
 export function eventEnvelope(row: EventRow) {
   return {
     version: 1 as const,

@@ -1,6 +1,6 @@
 /**
  * GET /events/stream: the organization's events as Server-Sent Events, for the web console's
- * live views. Documented in site/docs/canopy-core/reference/integration-management/events.md ("Live stream").
+ * live views. Documented in site/docs/canopy-core/reference/integration-management/events.mdx ("Live stream").
  *
  * Each message: `id:` the event prn, `data:` the event as GET /events lists it. A client that
  * reconnects with `Last-Event-ID` (or `?last_event_id=`, for clients that cannot set headers)

@@ -27,6 +27,7 @@ import type { Executor } from '../db/connection';
 import { groupsPerExecutor, StatementGroups } from '../db/statement-groups';
 import { newEventId } from '../events/event-ids';
 import { EVENT_RELATION_COLUMNS, recordingCtes } from '../events/service';
+import { assertCatalogued, CHECK_EVENTS, type EventSubtype } from '../events/catalogue';
 import { admissionGuardArrays, admissionGuardCte, type AdmissionGuard } from '../admission/port';
 import type { UpdateReportStatus } from './schema';
 
@@ -63,6 +64,9 @@ const MAX_GROUP = 64;
 /** The report columns' types (`$1`-`$12`): ord, device, organization, release, bundle, status, progress, reason, event id, device prn, event data, guard ord. */
 const REPORT_TYPES = ['int8', 'uuid', 'uuid', 'uuid', 'uuid', 'text', 'float8', 'text', 'uuid', 'text', JSON_ELEMENTS, 'int8'];
 const REPORT_COLUMNS = 'ord, device_id, organization_id, release_id, bundle_id, status, progress, reason, event_id, device_prn, data, guard_ord';
+/** The event each kept report records (events/catalogue.ts). */
+const REPORTED = { type: 'device', subtype: 'update_reported' } as const satisfies { type: 'device'; subtype: EventSubtype<'device'> };
+
 /** `$13`: refuse reports that could cross a health gate. Guards `$14`-`$19`. */
 const REFUSE_MAY_HALT = 13;
 const GUARDS_FROM = 14;
@@ -99,7 +103,7 @@ function statementText(): string {
   ),
   report_events as materialized (
     select ${EVENT_RELATION_COLUMNS.join(', ')} from (
-      select event_id as id, organization_id, 'device'::text as type, 'update_reported'::text as subtype, device_prn as actor_prn, device_prn as resource_prn, data
+      select event_id as id, organization_id, '${REPORTED.type}'::text as type, '${REPORTED.subtype}'::text as subtype, device_prn as actor_prn, device_prn as resource_prn, data
       from report_kept) k
   ),
   ${recordingCtes('report_events').join(',\n  ')},
@@ -111,6 +115,7 @@ function statementText(): string {
 
 /** Writes `group` in one statement; answers each report's outcome, in order. */
 async function writeGroup(db: Executor, group: readonly ReportWrite[], refuseMayHalt: boolean): Promise<ReportOutcome[]> {
+  if (CHECK_EVENTS) for (const write of group) assertCatalogued({ ...REPORTED, data: write.data });
   const guards: AdmissionGuard[] = [];
   const guardOrds = group.map((write) => (write.guard ? guards.push(write.guard) : null));
   // Made in order: events of one statement share inserted_at and list by (inserted_at, id).

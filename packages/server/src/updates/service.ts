@@ -12,7 +12,7 @@
  * does (recordCheck). Bundle signing state and manifests come from a short-lived snapshot
  * (binaries/manifest.ts, staleness <= 1 s for a bundle that stops being distributable; one that
  * becomes distributable is seen at once).
- * Events (site/docs/canopy-core/reference/integration-management/events.md):
+ * Events (site/docs/canopy-core/reference/integration-management/events.mdx):
  * `device.checked_for_release` on every check, `device.claimed_release` when a slot is taken,
  * `device.release_changed` when `write` changes the device's reported release or bundle.
  */

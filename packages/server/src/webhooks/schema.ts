@@ -1,10 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
 import { id, insertedAt, organizationId, timestamptz, updatedAt } from '../db/columns';
+import { SUBSCRIBABLE_EVENTS, type SubscribableEventName } from '@canopy/sdk/event-catalogue';
 import { events } from '../events/schema';
 
-export const WEBHOOK_EVENTS = ['device.release_changed', 'release.halted', 'web_console_shell.opened', 'web_console_shell.closed', 'webhook.test_fire'] as const;
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+/** What `enabled_events` may list: the event catalogue's subscribable events. */
+export const WEBHOOK_EVENTS: readonly SubscribableEventName[] = SUBSCRIBABLE_EVENTS;
+export type WebhookEventName = SubscribableEventName;
 export type WebhookState = 'enabled' | 'disabled';
 
 export const webhooks = pgTable(

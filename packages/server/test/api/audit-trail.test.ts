@@ -194,7 +194,7 @@ describe('audit trail', () => {
       if (!event || event.prn === before?.prn) problems.push('no audit event');
       else {
         if (data.operation !== label(operation)) problems.push(`operation ${data.operation}`);
-        if (!(AUDIT_SUBTYPES as readonly string[]).includes(event.data.type)) problems.push(`subtype ${event.data.type} is not in AUDIT_SUBTYPES (GET /events could not filter by it)`);
+        if (!(AUDIT_SUBTYPES as readonly string[]).includes(event.data.type)) problems.push(`subtype ${event.data.type} is not in the event catalogue's audit subtypes (packages/sdk/src/event-catalogue.ts; GET /events could not filter by it)`);
         if (event.actor_prn !== me.body.data.prn) problems.push(`actor ${event.actor_prn}`);
         if (data.user_prn !== me.body.data.prn || !String(data.api_key_prn).includes(':api_key:')) problems.push(`user ${data.user_prn} key ${data.api_key_prn}`);
         const pathPrn = [...pathParameterTypes(operation.path).keys()].map((name) => decodeURIComponent(path.split('/')[operation.path.split('/').indexOf(`{${name}}`)])).find((v) => v.startsWith('prn:'));

@@ -16,6 +16,7 @@ import { startReceiver, type Receiver } from '../support/webhook-receiver';
 import { webhookDeliveries } from '../../src/webhooks/schema';
 import { writeCheck } from '../../src/updates/check-writes';
 import type { NewEvent } from '../../src/events/service';
+import { checkedForReleaseData } from '../support/event-data';
 
 let t: TestServer;
 let receiver: Receiver;
@@ -131,7 +132,7 @@ describe('an admission guard on an update check\'s write', () => {
   }
 
   function checked(d: { id: string; prn: string }): NewEvent {
-    return { organizationId: t.organizationId, type: 'device', subtype: 'checked_for_release', actorPrn: d.prn, resourcePrn: d.prn, data: { device: d.prn } };
+    return { organizationId: t.organizationId, type: 'device', subtype: 'checked_for_release', actorPrn: d.prn, resourcePrn: d.prn, data: checkedForReleaseData(d.prn) };
   }
 
   it('keeps a check\'s events only where its guard holds, in a group of any kind', async () => {
@@ -181,7 +182,7 @@ describe('a new connection\'s guard (a reconnecting device\'s first check)', () 
     const read = await admitDevice(db, { ...newConnection(d), event: null, touch: false });
     if (!read.admitted) throw new Error('not admitted');
     const guard = { deviceId: d.id, organizationId: t.organizationId, fingerprint: d.fingerprint, version: read.version, caId };
-    const checked: NewEvent = { organizationId: t.organizationId, type: 'device', subtype: 'checked_for_release', actorPrn: d.prn, resourcePrn: d.prn, data: { device: d.prn } };
+    const checked: NewEvent = { organizationId: t.organizationId, type: 'device', subtype: 'checked_for_release', actorPrn: d.prn, resourcePrn: d.prn, data: checkedForReleaseData(d.prn) };
     const write = (caOfGuard: string) => ({
       deviceId: d.id,
       connection: { event: connectedEvent({ id: d.id, organizationId: t.organizationId, identifier: d.id, cohortId: null }, factsOf(d.fingerprint)), touch: false },

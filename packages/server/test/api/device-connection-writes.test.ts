@@ -12,6 +12,7 @@ import { createDevice, registerDeviceCertificate, startEnrollmentServer } from '
 import type { TestServer } from '../support/server';
 import { events } from '../../src/events/schema';
 import { writeCheck } from '../../src/updates/check-writes';
+import { connectedData } from '../support/event-data';
 
 let t: TestServer;
 let root: TestCertificate;
@@ -96,7 +97,7 @@ describe('last_connected_at written by an update check', () => {
     const write = () =>
       writeCheck(t.server.platform.db, {
         deviceId,
-        connection: { event: { organizationId, type: 'device', subtype: 'connected', actorPrn: device.prn, resourcePrn: device.prn, data: {} }, touch: true },
+        connection: { event: { organizationId, type: 'device', subtype: 'connected', actorPrn: device.prn, resourcePrn: device.prn, data: connectedData(device.prn) }, touch: true },
         events: [],
         deviceUpdate: null,
         claim: null,

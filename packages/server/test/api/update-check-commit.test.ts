@@ -15,6 +15,7 @@ import type { NewEvent } from '../../src/events/service';
 import { writeCheck, type CheckWrite } from '../../src/updates/check-writes';
 import { createDevice, createProduct } from '../support/device-fleet';
 import { startTestServer, type TestServer } from '../support/server';
+import { checkedForReleaseData, connectedData } from '../support/event-data';
 
 let t: TestServer;
 /** A handle whose every statement runs on one session, and how to run plain SQL on it. */
@@ -41,7 +42,7 @@ afterAll(async () => {
 });
 
 function checked(): NewEvent {
-  return { organizationId: t.organizationId, type: 'device', subtype: 'checked_for_release', actorPrn: devicePrn, resourcePrn: devicePrn, data: { status: 'no_update' } };
+  return { organizationId: t.organizationId, type: 'device', subtype: 'checked_for_release', actorPrn: devicePrn, resourcePrn: devicePrn, data: checkedForReleaseData(devicePrn) };
 }
 
 const eventsOnly = (): CheckWrite => ({ deviceId, events: [checked()], deviceUpdate: null, claim: null });
@@ -76,7 +77,7 @@ describe('the commit of an update check group', () => {
   it("waits for the flush when a check touches the device's last_connected_at", async () => {
     const connecting: CheckWrite = {
       ...eventsOnly(),
-      connection: { event: { ...checked(), subtype: 'connected', data: {} }, touch: true },
+      connection: { event: { ...checked(), subtype: 'connected', data: connectedData(devicePrn) }, touch: true },
     };
     expect(await commitModeAfter((db) => writeCheck(db, connecting))).toBe('on');
   });

@@ -14,6 +14,7 @@ import { deviceEnrollment, type EnrolledDevice } from '../support/device-json-cl
 import { deviceEvents } from '../support/device-fleet';
 import { createFleet, useFleet, type FleetBundle } from '../support/fleet';
 import { expectFieldError } from '../support/resource-checks';
+import { updateReportedData } from '../support/event-data';
 import { useTestServer } from '../support/server';
 
 const t = useTestServer();
@@ -188,7 +189,7 @@ function reportWriteOf(devicePrn: string, overrides: Partial<ReportWrite>): Repo
     status: 'installing',
     progress: null,
     reason: null,
-    data: {},
+    data: updateReportedData(devicePrn, { status: 'installing' }),
     guard: null,
     ...overrides,
   };
@@ -201,7 +202,7 @@ describe('the report statement', () => {
     const gated = await t.api('POST', '/releases', { bundle_prn: bundle.prn, cohort_prn: cohort.prn, name: 'gated', required: false, schedule_date: null, halt_failure_ratio: 0.5 });
     expect(gated.status, JSON.stringify(gated.body)).toBe(201);
     const db = t.server.platform.db;
-    const write = (i: number, overrides: Partial<ReportWrite> = {}) => reportWriteOf(devices[i].prn, { data: { status: 'installing', n: i }, ...overrides });
+    const write = (i: number, overrides: Partial<ReportWrite> = {}) => reportWriteOf(devices[i].prn, { data: updateReportedData(devices[i].prn, { status: 'installing', reason: `n${i}` }), ...overrides });
     const failingGuard = { deviceId: idOf(devices[3].prn), organizationId: t.organizationId, fingerprint: 'NOT-REGISTERED', version: '1', caId: null };
     // Submitted in one turn: they leave together, as one statement.
     const outcomes = await Promise.all([
@@ -218,7 +219,7 @@ describe('the report statement', () => {
       const rows = await latestReports(device.prn);
       const events = await deviceEvents(t.api, 'update_reported', device.prn);
       expect(rows.length, `device ${i}'s latest reports`).toBe(written.includes(i) ? 1 : 0);
-      expect(events.map((e) => e.data.data), `device ${i}'s events`).toEqual(written.includes(i) ? [{ status: 'installing', n: i }] : []);
+      expect(events.map((e) => e.data.data.reason), `device ${i}'s events`).toEqual(written.includes(i) ? [`n${i}`] : []);
     }
     // A kept report's prn names its event, stamped with the statement's time.
     const [event] = await deviceEvents(t.api, 'update_reported', devices[0].prn);
@@ -230,7 +231,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the report statement on PostgreSQL',
   it('is planned once per database connection, whatever each group holds', async () => {
     const devices = await Promise.all(Array.from({ length: 4 }, () => enroll.device(t)));
     const db = t.server.platform.db;
-    const write = (i: number, overrides: Partial<ReportWrite> = {}) => reportWriteOf(devices[i].prn, { status: 'downloading', progress: 0.5, data: { status: 'downloading' }, ...overrides });
+    const write = (i: number, overrides: Partial<ReportWrite> = {}) => reportWriteOf(devices[i].prn, { status: 'downloading', progress: 0.5, data: updateReportedData(devices[i].prn, { status: 'downloading', progress: 0.5 }), ...overrides });
     // Groups of one to four, with and without a release, some refused: more executions than the five custom plans.
     for (let round = 0; round < 12; round++) {
       const size = 1 + (round % 4);

@@ -7,6 +7,7 @@ import { recordEvent } from '../../src/events/service';
 import { claimDeliveries, recordAttempts } from '../../src/webhooks/delivery-queue';
 import type { AttemptResult } from '../../src/webhooks/outbound';
 import { webhookAttempts, webhookDeliveries } from '../../src/webhooks/schema';
+import { releaseChangedData } from '../support/event-data';
 import { startTestServer, type TestServer } from '../support/server';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
@@ -31,7 +32,7 @@ describe('recording webhook attempts', () => {
     const created = await t.api('POST', '/webhooks', { url: receiver.url, enabled_events: ['device.release_changed'] });
     expect(created.status).toBe(201);
     for (let n = 0; n < 3; n++) {
-      await db.transaction((tx) => recordEvent(tx, { organizationId: t.organizationId, type: 'device', subtype: 'release_changed', actorPrn: null, resourcePrn: null, data: { n } }));
+      await db.transaction((tx) => recordEvent(tx, { organizationId: t.organizationId, type: 'device', subtype: 'release_changed', actorPrn: null, resourcePrn: null, data: releaseChangedData(String(n)) }));
     }
     const mine = await claimDeliveries(db, 3, 60, '00000000-0000-4000-8000-00000000000a');
     expect(mine.length).toBe(3);

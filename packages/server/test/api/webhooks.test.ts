@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/events/service';
 import { verifyWebhook } from '../../src/webhooks/signature';
+import { releaseChangedData } from '../support/event-data';
 import { startTestServer, type TestServer } from '../support/server';
 import { startReceiver, waitFor, type Receiver } from '../support/webhook-receiver';
 
@@ -158,7 +159,7 @@ describe('webhooks CRUD', () => {
 
     const mine = await createWebhook({ enabled_events: ['device.release_changed'] });
     await t.server.platform.db.transaction((tx) =>
-      recordEvent(tx, { organizationId: t.organizationId, type: 'device', subtype: 'release_changed', actorPrn: null, resourcePrn: null, data: { device: 'mine' } }),
+      recordEvent(tx, { organizationId: t.organizationId, type: 'device', subtype: 'release_changed', actorPrn: null, resourcePrn: null, data: releaseChangedData('mine') }),
     );
     await waitFor(() => requestsTo(mine.url).some((r) => r.body?.data?.type === 'release_changed'), 'my release_changed delivery');
     expect(requestsTo(theirUrl).filter((r) => r.body?.data?.type === 'release_changed')).toEqual([]);
@@ -221,19 +222,19 @@ describe('webhook delivery', () => {
     // A rolled-back transaction leaves no delivery behind.
     await t.server.platform.db
       .transaction(async (tx) => {
-        await recordEvent(tx, { organizationId: t.organizationId, type: 'device', subtype: 'release_changed', actorPrn: null, resourcePrn: null, data: { n: 'rolled back' } });
+        await recordEvent(tx, { organizationId: t.organizationId, type: 'device', subtype: 'release_changed', actorPrn: null, resourcePrn: null, data: releaseChangedData('rolled back') });
         throw new Error('roll back');
       })
       .catch(() => {});
     const event = await t.server.platform.db.transaction((tx) =>
-      recordEvent(tx, { organizationId: t.organizationId, type: 'device', subtype: 'release_changed', actorPrn: null, resourcePrn: null, data: { n: 'committed' } }),
+      recordEvent(tx, { organizationId: t.organizationId, type: 'device', subtype: 'release_changed', actorPrn: null, resourcePrn: null, data: releaseChangedData('committed') }),
     );
-    await waitFor(() => requestsTo(subscribed.url).some((r) => r.body?.data?.data?.n === 'committed'), 'the subscribed delivery');
+    await waitFor(() => requestsTo(subscribed.url).some((r) => r.body?.data?.data?.device?.identifier === 'committed'), 'the subscribed delivery');
     await new Promise((r) => setTimeout(r, 300));
-    expect(requestsTo(subscribed.url).filter((r) => r.body?.data?.data?.n === 'rolled back')).toEqual([]);
+    expect(requestsTo(subscribed.url).filter((r) => r.body?.data?.data?.device?.identifier === 'rolled back')).toEqual([]);
     expect(requestsTo(other.url).filter((r) => r.body?.data?.type === 'release_changed')).toEqual([]);
     expect(requestsTo(disabled.url)).toEqual([]);
-    expect(requestsTo(subscribed.url).find((r) => r.body?.data?.data?.n === 'committed')!.body.prn).toBe(`prn:1:${t.organizationId}:event:${event.id}`);
+    expect(requestsTo(subscribed.url).find((r) => r.body?.data?.data?.device?.identifier === 'committed')!.body.prn).toBe(`prn:1:${t.organizationId}:event:${event.id}`);
     // A test fire reaches a disabled webhook (the public API's way to check a url before enabling
     // it), and only that one event does.
     const fired = await t.api('POST', `/webhooks/${disabled.prn}/test_fire`);

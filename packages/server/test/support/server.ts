@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createOrganization } from '../../src/accounts/service';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server';
 import { createTestDatabase } from './database';
+import { storedEventProblems } from './event-catalogue-check';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -133,9 +134,12 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
       return res.body.api_key.key as string;
     },
     async close() {
+      // What the file's flows stored, checked against the event catalogue before it is dropped.
+      const problems = await storedEventProblems(server.platform.db);
       await server.close();
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (problems.length > 0) throw new Error(`events outside the event catalogue:\n${problems.join('\n')}`);
     },
   };
 }

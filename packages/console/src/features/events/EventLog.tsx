@@ -1,7 +1,7 @@
-/** The event log: GET /events filtered by type and resource, with new events streamed in live. */
+/** The event log: GET /events filtered by type, subtype and resource, with new events streamed in live. */
 import { Badge, Code, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { CanopyEvent } from '@canopy/sdk/browser';
+import { EVENT_SUBTYPES, EVENT_TYPES, subtypesOf, type CanopyEvent, type EventType } from '@canopy/sdk/browser';
 import { useState } from 'react';
 import { listPage } from '../../api/lists';
 import { useSession } from '../../api/session-context';
@@ -12,10 +12,12 @@ import { useLiveEvents } from './useLiveEvents';
 
 export interface EventSearch {
   type?: string;
+  subtype?: string;
   resource_prn?: string;
 }
 
-const TYPES = ['device', 'webhook', 'api_key', 'tunnel', 'user', 'release', 'web_console_shell', 'audit'];
+/** The subtypes the event catalogue gives the chosen type (every subtype when none is chosen). */
+const subtypesFor = (type: string | undefined): string[] => ((EVENT_TYPES as string[]).includes(type ?? '') ? subtypesOf(type as EventType) : EVENT_SUBTYPES);
 
 export function EventTimeline({ filters, title = 'Events', limit = 50 }: { filters: EventSearch; title?: string; limit?: number }) {
   const { client } = useSession();
@@ -91,7 +93,8 @@ export function EventLog({ search, onSearch }: { search: EventSearch; onSearch(n
         Event log
       </Title>
       <Group align="flex-end" wrap="wrap" component="form" onSubmit={(e) => { e.preventDefault(); onSearch({ ...search, resource_prn: resource.trim() || undefined }); }}>
-        <Select label="Type" placeholder="All types" data={TYPES} value={search.type ?? null} clearable onChange={(type) => onSearch({ ...search, type: type ?? undefined })} w={160} />
+        <Select label="Type" placeholder="All types" data={EVENT_TYPES} value={search.type ?? null} clearable onChange={(type) => onSearch({ ...search, type: type ?? undefined, subtype: subtypesFor(type ?? undefined).includes(search.subtype ?? '') ? search.subtype : undefined })} w={160} />
+        <Select label="Subtype" placeholder="All subtypes" data={subtypesFor(search.type)} value={search.subtype ?? null} clearable searchable onChange={(subtype) => onSearch({ ...search, subtype: subtype ?? undefined })} w={200} />
         <TextInput label="About (resource prn)" value={resource} onChange={(e) => setResource(e.currentTarget.value)} w={360} />
       </Group>
       <EventTimeline filters={search} title="Events" />

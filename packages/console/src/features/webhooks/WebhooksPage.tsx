@@ -1,5 +1,5 @@
 /** Webhooks (admins only): the list, and a form to create one (url, description, events). */
-import { Badge, Box, Checkbox, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Box, Checkbox, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { AdminOnly } from '../../ui/AdminOnly';
 import { AnchorLink } from '../../ui/AnchorLink';
@@ -55,11 +55,11 @@ function CreateWebhook() {
       <TextInput label="Webhook URL" description="https:// and publicly reachable; an enabled webhook must answer a test event with 200 first" value={url} onChange={(e) => setUrl(e.currentTarget.value)} required />
       <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
       <Checkbox.Group label="Events delivered" value={events} onChange={setEvents}>
-        <Group mt={4}>
-          {WEBHOOK_EVENTS.map((name) => (
-            <Checkbox key={name} value={name} label={name} />
+        <Stack gap={6} mt={4}>
+          {WEBHOOK_EVENTS.map(({ name, summary }) => (
+            <Checkbox key={name} value={name} label={name} description={summary} />
           ))}
-        </Group>
+        </Stack>
       </Checkbox.Group>
       <Checkbox label="Enabled (sends a test event now)" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
     </CreateForm>

@@ -1,10 +1,11 @@
 /** Webhooks through the SDK client: the list, one webhook, and its delivery attempts. */
 import { useQuery } from '@tanstack/react-query';
+import { EVENT_CATALOGUE, eventName } from '@canopy/sdk/browser';
 import { listEvery, listPage } from '../../api/lists';
 import { useSession } from '../../api/session-context';
 
-/** The events a webhook can subscribe to (the admin API's `enabled_events` enum). */
-export const WEBHOOK_EVENTS = ['device.release_changed', 'webhook.test_fire'] as const;
+/** The events a webhook can subscribe to (the admin API's `enabled_events` enum), from the event catalogue, with what each means. */
+export const WEBHOOK_EVENTS = EVENT_CATALOGUE.filter((entry) => entry.subscribable).map((entry) => ({ name: eventName(entry), summary: entry.summary }));
 
 export interface Webhook {
   prn: string;

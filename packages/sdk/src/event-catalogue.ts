@@ -1,0 +1,154 @@
+/**
+ * The event catalogue: every `type.subtype` the server records, whether a webhook can subscribe
+ * to it, and what the documentation says of it. The one hand-written list: the server adds each
+ * event's data schema (packages/server/src/events/catalogue.ts, keyed by these names, so a
+ * missing or extra schema does not compile) and derives the webhook and `/events` enums from it;
+ * the CLI, the console and the docs site read it from here. Plain data, no imports, so a browser
+ * and the server share it (as webhook-signature.ts).
+ */
+
+export interface CatalogueEntry {
+  type: string;
+  subtype: string;
+  /** A webhook may list it in `enabled_events`. */
+  subscribable: boolean;
+  /** What happened, one plain-text sentence (console hints, the webhooks page). */
+  summary: string;
+  /** The fields of its `data`, Markdown (the events page's table). */
+  data: string;
+}
+
+const AUDIT_DATA = 'an admin write: see [Audit trail](#audit-trail)';
+const audit = <S extends string>(subtype: S, summary: string) => ({ type: 'audit', subtype, subscribable: false, summary, data: AUDIT_DATA }) as const;
+const TUNNEL_DATA = '`tunnel_prn`, `device_prn`, `state`, `expires_at`, `close_reason`, `server_tunnel_port`';
+const SHELL_DATA =
+  '`shell_prn`, `device_prn`, `created_by_prn`, `tunnel_prn`, `started_at`; `closed` adds `ended_at`, `duration_seconds`, `close_reason` and `exit_code`: a [web console shell](/canopy-core/reference/remote-access/web-console-shells#events) session started or ended (the actor is whoever created the URL)';
+
+export const EVENT_CATALOGUE = [
+  {
+    type: 'device',
+    subtype: 'release_changed',
+    subscribable: true,
+    summary: "A device's reported release or bundle changed.",
+    data: '`device`, `from_release` (`{prn, version}` or null), `to_release` (`{prn, version, known}` or null), `from_bundle` (`{prn}` or null), `to_bundle` (`{prn, known}` or null); `known` says whether the release or bundle the device reports exists in the organization',
+  },
+  {
+    type: 'device',
+    subtype: 'claimed_release',
+    subscribable: false,
+    summary: 'A device claimed a slot of a phased release.',
+    data: '`device`, `release` and `cohort` prns: the phased release slot a device claimed',
+  },
+  {
+    type: 'device',
+    subtype: 'checked_for_release',
+    subscribable: false,
+    summary: 'A device checked for an update.',
+    data: '`device`, `status`, `source_type`, `release` (`{prn, version}` or null), `bundle` (`{prn, name}` or null), `bundle_override` (a prn or null), `reported`',
+  },
+  {
+    type: 'device',
+    subtype: 'connected',
+    subscribable: false,
+    summary: 'A device opened a connection to the device API and was admitted.',
+    data: '`device`, `ip_address`, `certificate` (`{authority_key_identifier, common_name, fingerprint}`), `ca_certificate` (`{common_name, fingerprint}` of the registered CA that vouched for the chain), `route` (the path of the connection\'s first request, without its query), `headers` (the `canopy-*` and `x-canopy-*` headers of that request): a device opened a connection to the device API and was admitted',
+  },
+  {
+    type: 'device',
+    subtype: 'disconnected',
+    subscribable: false,
+    summary: 'An admitted connection to the device API closed.',
+    data: '`device`, `ip_address`, `connected_at` (when the connection\'s first request arrived) and `duration_ms`: an admitted connection to the device API closed. Refused connections record neither this nor `connected`',
+  },
+  {
+    type: 'device',
+    subtype: 'updated',
+    subscribable: false,
+    summary: 'A device record changed through the admin API.',
+    data: '`device` (as the admin API shows it) and `changes` (the names of the fields that changed): the device record changed through the admin API',
+  },
+  {
+    type: 'device',
+    subtype: 'authentication_failed',
+    subscribable: false,
+    summary: 'A device of the organization was refused by the device API.',
+    data: '`reason` such as `device_is_archived`, `multi_cert_jitr_disabled`, `jitp_disabled`, `jitp_failed`, `unknown_ca` or `expired`, with the certificate\'s fingerprint and common name',
+  },
+  {
+    type: 'device',
+    subtype: 'update_reported',
+    subscribable: false,
+    summary: 'A device reported the progress or outcome of an install.',
+    data: '`device` (as the admin API shows it), `release` (a prn or null), `bundle` (a prn), `status`, `progress` and `reason`: a device\'s update report (`POST /update/reports`; the report\'s `prn` is this event\'s)',
+  },
+  { type: 'webhook', subtype: 'test_fire', subscribable: true, summary: 'A webhook was test-fired; always delivered to the webhook it tests.', data: '`webhook_prn`' },
+  {
+    type: 'webhook',
+    subtype: 'request_failed',
+    subscribable: false,
+    summary: 'A delivery failed for good after its retries (never itself delivered).',
+    data: '`webhook_prn`, `event_prn`, `failure` and `status`',
+  },
+  { type: 'api_key', subtype: 'created', subscribable: false, summary: 'An API key was created.', data: '`api_key`: the new key (never its secret)' },
+  { type: 'tunnel', subtype: 'requested', subscribable: false, summary: 'A tunnel was requested.', data: TUNNEL_DATA },
+  { type: 'tunnel', subtype: 'opened', subscribable: false, summary: "A tunnel's device end was configured.", data: TUNNEL_DATA },
+  { type: 'tunnel', subtype: 'closed', subscribable: false, summary: 'A tunnel was closed.', data: TUNNEL_DATA },
+  { type: 'tunnel', subtype: 'expired', subscribable: false, summary: 'A tunnel expired.', data: TUNNEL_DATA },
+  {
+    type: 'user',
+    subtype: 'locked',
+    subscribable: false,
+    summary: 'An account was locked after repeated failed log-ins.',
+    data: '`reason` (`failed_logins`), `failures`, `locked_seconds` and `address` (the client address of the last failure): `POST /users/auth` locked the account',
+  },
+  {
+    type: 'release',
+    subtype: 'halted',
+    subscribable: true,
+    summary: 'The health gate halted a release.',
+    data: '`release`, `halt_failure_ratio`, `halt_min_reports`, `installed`, `failed`, `rolled_back`, `failure_ratio`: the [health gate](/canopy-core/reference/bundle-management/releases#the-health-gate) halted the release (the actor is the device whose report crossed the line)',
+  },
+  { type: 'web_console_shell', subtype: 'opened', subscribable: true, summary: 'A web console shell session started.', data: SHELL_DATA },
+  { type: 'web_console_shell', subtype: 'closed', subscribable: true, summary: 'A web console shell session ended.', data: SHELL_DATA },
+  audit('created', 'An admin write created a resource (a POST to a collection).'),
+  audit('updated', 'An admin write changed a resource (PUT, PATCH).'),
+  audit('deleted', 'An admin write deleted a resource (DELETE).'),
+  audit('roll_secret', "An admin write rolled a webhook's secret."),
+  audit('test_fire', 'An admin write test-fired a webhook.'),
+  audit('redeliver', "An admin write queued a webhook's deliveries again."),
+  audit('revert', 'An admin write reverted a release.'),
+  audit('update', 'An admin write ran an update check for a device (POST /devices/{prn}/update).'),
+] as const satisfies readonly CatalogueEntry[];
+
+type Entry = (typeof EVENT_CATALOGUE)[number];
+type NameOf<E> = E extends Entry ? `${E['type']}.${E['subtype']}` : never;
+/** `device.release_changed`, ...: every event the server records. */
+export type EventName = NameOf<Entry>;
+export type EventType = Entry['type'];
+/** The subtypes an event of `T` can have. */
+export type EventSubtype<T extends EventType = EventType> = Extract<Entry, { type: T }>['subtype'];
+/** The events a webhook may subscribe to. */
+export type SubscribableEventName = NameOf<Extract<Entry, { subscribable: true }>>;
+
+export const eventName = (entry: { type: string; subtype: string }): string => `${entry.type}.${entry.subtype}`;
+
+const unique = <T>(values: T[]): T[] => [...new Set(values)];
+
+/** Every event name, in catalogue order. */
+export const EVENT_NAMES = EVENT_CATALOGUE.map((entry) => eventName(entry)) as EventName[];
+/** Every event type, in catalogue order. */
+export const EVENT_TYPES = unique(EVENT_CATALOGUE.map((entry) => entry.type)) as EventType[];
+/** Every subtype of any type (`GET /events?subtype=`), in catalogue order. */
+export const EVENT_SUBTYPES = unique(EVENT_CATALOGUE.map((entry) => entry.subtype)) as EventSubtype[];
+/** What a webhook may subscribe to (`enabled_events`). */
+export const SUBSCRIBABLE_EVENTS = EVENT_CATALOGUE.filter((entry) => entry.subscribable).map((entry) => eventName(entry)) as SubscribableEventName[];
+
+/** The subtypes of one type, in catalogue order. */
+export function subtypesOf<T extends EventType>(type: T): EventSubtype<T>[] {
+  return EVENT_CATALOGUE.filter((entry) => entry.type === type).map((entry) => entry.subtype) as EventSubtype<T>[];
+}
+
+/** The entry of `name`, or undefined for a name the catalogue does not declare. */
+export function catalogueEntry(name: string): CatalogueEntry | undefined {
+  return EVENT_CATALOGUE.find((entry) => eventName(entry) === name);
+}
