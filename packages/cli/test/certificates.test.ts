@@ -22,6 +22,13 @@ async function localCa(algorithm: string) {
   return { dir, certificate: path.join(dir, 'ca.pem'), signWith: ['--ca-certificate', path.join(dir, 'ca.pem'), '--ca-key', path.join(dir, 'ca-key.pem'), '--out-dir', dir] };
 }
 
+/** Registers `ca` with the server, proving its key with a fresh verification code. */
+async function registerLocalCa(ca: Awaited<ReturnType<typeof localCa>>) {
+  const code = (await ok(['ca-certificates', 'verification-code'])).verification_code as string;
+  await ok(['x509', 'create-verification-certificate', ...ca.signWith, '--verification-code', code]);
+  return (await ok(['ca-certificates', 'create', '--certificate', ca.certificate, '--verification-certificate', path.join(ca.dir, 'verification.pem')])).ca_certificate;
+}
+
 /** The serial as the API shows it: decimal. */
 const decimalSerial = (pemFile: string) => BigInt(`0x${new X509Certificate(fs.readFileSync(pemFile)).serialNumber}`).toString();
 
@@ -63,6 +70,8 @@ describe('device-certificates', () => {
     const { device, product } = await fleetFixtures(ok, 'certs');
     const other = (await ok(['devices', 'create', '--identifier', 'dev-certs-other', '--product-prn', product.prn])).device;
     const ca = await localCa('ecdsa-p256');
+    // A device certificate is registered only under a CA its organization registered.
+    await registerLocalCa(ca);
     await ok(['x509', 'create-device-certificate', ...ca.signWith, '--common-name', device.identifier, '--algorithm', 'ed25519']);
     await ok(['x509', 'create-device-certificate', ...ca.signWith, '--common-name', other.identifier]);
     const pem = path.join(ca.dir, `${device.identifier}.pem`);

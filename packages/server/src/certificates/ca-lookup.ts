@@ -1,15 +1,15 @@
 /**
- * The database side of chain verification: registered CAs of every organization that might have
- * issued a certificate, read at handshake time (never a static trust store, so a CA registered a
- * second ago works). Parsed certificates are kept by fingerprint, so the per-certificate summary
+ * The database side of chain verification: registered CAs that might have issued a certificate,
+ * read at handshake time (never a static trust store, so a CA registered a second ago works). Parsed certificates are kept by fingerprint, so the per-certificate summary
  * cache in pem.ts stays warm across connections; a stored certificate never changes.
  */
 import { X509Certificate } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { prepared } from '../read-path/prepared-queries';
 import { resourcePrn } from '../core/prn';
 import type { CaLookupKey, FindCaCandidates, RegisteredCa } from './chain';
+import { isCertificateText } from './field-limits';
 import { caCertificates, type JitpSettings } from './schema';
 
 export interface RegisteredCaRecord extends RegisteredCa {
@@ -41,8 +41,9 @@ interface CaRow {
 }
 
 // Prepared (read-path/owned-rows.ts): a device's first connection after a start runs one of these.
-function candidatesQuery(db: Executor, by: 'key_id' | 'name') {
-  return prepared(db, `ca_candidates_by_${by}`, () =>
+// Oldest registration first, so which organization's CA anchors a chain never depends on the plan.
+function candidatesQuery(db: Executor, by: 'key_id' | 'name', scoped: boolean) {
+  return prepared(db, `ca_candidates_by_${by}${scoped ? '_of_organization' : ''}`, () =>
     db
       .select({
         id: caCertificates.id,
@@ -52,15 +53,29 @@ function candidatesQuery(db: Executor, by: 'key_id' | 'name') {
         jitp: caCertificates.jitp,
       })
       .from(caCertificates)
-      .where(eq(by === 'key_id' ? caCertificates.subjectKeyIdentifier : caCertificates.subjectName, sql.placeholder('value')))
+      .where(
+        and(
+          eq(by === 'key_id' ? caCertificates.subjectKeyIdentifier : caCertificates.subjectName, sql.placeholder('value')),
+          scoped ? eq(caCertificates.organizationId, sql.placeholder('organizationId')) : undefined,
+        ),
+      )
+      .orderBy(caCertificates.insertedAt, caCertificates.id)
       .limit(20),
   );
 }
 
-export function registeredCaFinder(db: Executor): FindCaCandidates<RegisteredCaRecord> {
+/**
+ * The registered CAs that may have issued a certificate: of `organizationId` only when given
+ * (a registered device certificate is vouched for by its own organization's CAs alone), else of
+ * any organization.
+ */
+export function registeredCaFinder(db: Executor, organizationId?: string): FindCaCandidates<RegisteredCaRecord> {
   return async (key: CaLookupKey) => {
-    const query = 'authorityKeyIdentifier' in key ? candidatesQuery(db, 'key_id') : candidatesQuery(db, 'name');
-    const rows = (await query.execute({ value: 'authorityKeyIdentifier' in key ? key.authorityKeyIdentifier : key.issuerName })) as CaRow[];
+    const value = 'authorityKeyIdentifier' in key ? key.authorityKeyIdentifier : key.issuerName;
+    // Registration refuses such names (certificate-field.ts), and PostgreSQL refuses U+0000 in a parameter.
+    if (!isCertificateText(value)) return [];
+    const query = candidatesQuery(db, 'authorityKeyIdentifier' in key ? 'key_id' : 'name', organizationId !== undefined);
+    const rows = (await query.execute({ value, organizationId })) as CaRow[];
     return rows.map((row) => ({
       id: row.id,
       organizationId: row.organizationId,

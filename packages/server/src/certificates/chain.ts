@@ -3,6 +3,7 @@
 // the real check. It reads the registered CAs at handshake time rather than using a static trust
 // store, so a CA registered a second ago works without a restart.
 import { X509Certificate } from 'node:crypto';
+import { isUsableLeafCommonName } from './field-limits';
 import type { CertificateSummary } from './pem';
 import { CertificateDecodeError, mayIssueCertificates, summarizeCertificate } from './pem';
 
@@ -76,6 +77,9 @@ async function verifyChain<Ca extends RegisteredCa>(input: ChainInput<Ca>): Prom
   const leaf = toCertificate(input.leaf);
   const leafSummary = leaf && trySummarize(leaf);
   if (!leaf || !leafSummary) return { ok: false, reason: 'malformed', position: 'leaf' };
+  // A CN no device identifier, event or log could hold (control characters, lone surrogates, too
+  // long): refused here, without its summary, so it never reaches the database.
+  if (!isUsableLeafCommonName(leafSummary.commonName)) return { ok: false, reason: 'malformed', position: 'leaf' };
   const fail = (reason: ChainFailureReason, position?: ChainPosition, ca?: Ca): ChainResult<Ca> => ({
     ok: false,
     reason,

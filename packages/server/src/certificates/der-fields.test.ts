@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeExpiredCertificate, makeIntermediateCa, makeLeafCertificate, makeRootCa, makeSelfSignedLeaf, makeServerCertificate } from '../../test/support/certificates';
 import { makeOpensslWorkdir, openssl, opensslCreateCa, opensslCreateDeviceCertificate } from '../../test/support/openssl';
 import { readDerFields } from './der-fields';
-import { summarizeCertificate } from './pem';
+import { parseCertificateDer, summarizeCertificate } from './pem';
 import { x509 } from './x509-library';
 
 function fullParse(der: Buffer) {
@@ -81,5 +81,18 @@ describe('summarizeCertificate', () => {
     expect(summary.issuerName).toBe(summarizeCertificate(root.cert).subjectName);
     expect(summary.issuerName).toBe(new x509.X509Certificate(leaf.cert.raw).issuer);
     expect(summary.subjectName).toBe('CN=dev-lazy');
+  });
+});
+
+describe('a UTF8String CN that is not UTF-8', () => {
+  it('makes the certificate malformed, where a lenient decode would read U+FFFD', async () => {
+    const root = await makeRootCa();
+    const leaf = await makeLeafCertificate(root, 'dev-é');
+    const der = Buffer.from(leaf.cert.raw);
+    // é is C3 A9; C3 28 is no UTF-8 sequence. The signature no longer matters: the name is read first.
+    const at = der.indexOf(Buffer.from('dev-é', 'utf8')) + 4;
+    der[at + 1] = 0x28;
+    expect(() => readDerFields(der)).toThrow();
+    expect(parseCertificateDer(der)).toEqual({ ok: false, reason: 'malformed' });
   });
 });

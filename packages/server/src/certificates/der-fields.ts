@@ -146,13 +146,25 @@ function readExtension(der: Buffer, parts: Tlv[], into: DerFields): void {
   }
 }
 
+// Fatal: Buffer's decoder would turn invalid bytes into U+FFFD, so two different names would read
+// the same. The full parse (pem.ts) then refuses the certificate as malformed.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new DerError('invalid UTF-8');
+  }
+}
+
 /** Only UTF8String, PrintableString and IA5String are decoded; other string types answer undefined. */
 function firstCommonName(der: Buffer, name: Tlv): string | null | undefined {
   for (const rdn of childrenOf(der, name)) {
     for (const attribute of childrenOf(der, expectTag(rdn, TAG.set))) {
       const [type, value] = childrenOf(der, expectTag(attribute, TAG.sequence));
       if (contentHex(der, expectTag(type, TAG.oid)) !== OID.commonName) continue;
-      if (value?.tag === TAG.utf8String) return der.toString('utf8', value.contentStart, value.end);
+      if (value?.tag === TAG.utf8String) return decodeUtf8(der.subarray(value.contentStart, value.end));
       if (value?.tag === TAG.printableString || value?.tag === TAG.ia5String) return der.toString('latin1', value.contentStart, value.end);
       return undefined;
     }

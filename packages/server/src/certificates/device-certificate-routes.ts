@@ -25,11 +25,12 @@ export const deviceCertificateRoutes: ContextRoutes = (app, { db }) => {
       tags: ['device_certificates'],
       summary: 'Register a device certificate',
       description:
-        'Base64 of PEM. Expired certificates are refused (422 `expired`); a certificate registered anywhere already is 422 `taken`. ' +
-        'A device may hold several live certificates, so certificates can be rotated without downtime. The issuing CA must be registered for the device to authenticate.',
+        'Base64 of PEM: the device certificate, followed by any intermediates up to a CA certificate registered by your organization (only the first is stored). ' +
+        'A certificate that does not chain to one of your CAs, or is registered in another organization, is 422 `unknown_ca` alike; one your organization registered already is 422 `taken`; an expired one 422 `expired`. ' +
+        'A device may hold several live certificates, so certificates can be rotated without downtime.',
       body: Type.Object({
         device_prn: Prn('The device.'),
-        certificate: Type.String({ minLength: 1, maxLength: 65_536, description: 'The certificate, base64 of PEM.' }),
+        certificate: Type.String({ minLength: 1, maxLength: 65_536, description: 'The certificate, base64 of PEM, optionally followed by its intermediates.' }),
       }),
       response: { 201: single('device_certificate', DeviceCertificate), ...STANDARD_ERRORS },
     },

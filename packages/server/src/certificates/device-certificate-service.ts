@@ -14,7 +14,9 @@ import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pa
 import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../core/prn';
 import { toRfc3339 } from '../core/time';
 import { timestampsOf } from '../http/wire-fields';
-import { assertNotExpired, certificateFromField } from './certificate-field';
+import { registeredCaFinder } from './ca-lookup';
+import { assertNotExpired, certificateChainFromField } from './certificate-field';
+import { verifyClientCertificateChain } from './chain';
 import { deviceCertificateFieldProblems } from './field-limits';
 import type { ParsedCertificate } from './pem';
 import { deviceCertificates } from './schema';
@@ -58,22 +60,47 @@ export async function insertDeviceCertificate(tx: Executor, organizationId: stri
   return row;
 }
 
+/**
+ * Registers a device certificate for a device of the caller's organization. It must chain (through
+ * the intermediates sent after it, if any) to a CA certificate registered by that same
+ * organization: a certificate binds only to the organization owning its CA. Whether another
+ * organization knows the certificate is never told: registered elsewhere answers `unknown_ca`,
+ * as a certificate of a CA this organization has not registered does; only the caller's own
+ * registration is `taken`.
+ */
 export async function createDeviceCertificate(db: Database, actor: Actor, input: { device_prn: string; certificate: string }): Promise<DeviceCertificateRow> {
-  const certificate = certificateFromField('certificate', input.certificate);
+  const { leaf: certificate, intermediates } = certificateChainFromField('certificate', input.certificate);
   assertNotExpired('certificate', certificate);
   const [problem] = deviceCertificateFieldProblems(certificate.summary);
   if (problem) {
     const { reason, ...detail } = problem;
     throw invalidField('certificate', reason, detail);
   }
+  const chain = await verifyClientCertificateChain({
+    leaf: certificate.certificate,
+    intermediates: intermediates.map((intermediate) => intermediate.certificate),
+    findCaCandidates: registeredCaFinder(db, actor.organizationId),
+  });
+  if (!chain.ok) throw invalidField('certificate', chain.reason, chain.position ? { position: chain.position } : {});
   try {
     return await db.transaction(async (tx) => {
       const device = await getDevice(tx, actor, input.device_prn, 'device_prn');
       return insertDeviceCertificate(tx, actor.organizationId, device.id, certificate);
     });
   } catch (error) {
-    throw isUniqueViolation(error, FINGERPRINT_TAKEN) ? invalidField('certificate', 'taken') : error;
+    if (!isUniqueViolation(error, FINGERPRINT_TAKEN)) throw error;
+    const ours = await registeredInOrganization(db, actor.organizationId, certificate.summary.fingerprintSha256);
+    throw invalidField('certificate', ours ? 'taken' : 'unknown_ca');
   }
+}
+
+async function registeredInOrganization(db: Executor, organizationId: string, fingerprint: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: deviceCertificates.id })
+    .from(deviceCertificates)
+    .where(and(eq(deviceCertificates.fingerprint, fingerprint), eq(deviceCertificates.organizationId, organizationId)))
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function getDeviceCertificate(db: Executor, actor: Actor, prn: string): Promise<DeviceCertificateRow> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeLeafCertificate, sharedRootCa } from '../../test/support/certificates';
-import { deviceCertificateFieldProblems } from './field-limits';
+import { deviceCertificateFieldProblems, isCertificateText } from './field-limits';
 import { summarizeCertificate, type CertificateSummary } from './pem';
 
 describe('deviceCertificateFieldProblems', () => {
@@ -20,5 +20,17 @@ describe('deviceCertificateFieldProblems', () => {
       { reason: 'authority_key_identifier_too_long', max: 256 },
     ]);
     expect(deviceCertificateFieldProblems({ ...summary, authorityKeyIdentifier: null })).toEqual([]);
+  });
+});
+
+describe('isCertificateText', () => {
+  it('takes any printable text, emoji included, and refuses control characters and lone surrogates', () => {
+    for (const text of ['sensor-0001', 'CN=Acme, O=Ünïcode', 'cam-📷', '']) expect(isCertificateText(text), text).toBe(true);
+    for (const text of ['a\u0000b', 'a\u001fb', 'a\u007fb', 'a\u0085b', 'a\ud800', '\udc00a', 'a\udc00\ud800']) expect(isCertificateText(text), JSON.stringify(text)).toBe(false);
+  });
+
+  it('makes a CN with them a field problem of its own', async () => {
+    const summary = summarizeCertificate((await makeLeafCertificate(await sharedRootCa(), 'device')).cert);
+    expect(deviceCertificateFieldProblems({ ...summary, commonName: 'dev\u0000nul' })).toEqual([{ reason: 'common_name_invalid_characters' }]);
   });
 });

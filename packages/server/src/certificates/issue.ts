@@ -20,7 +20,8 @@ export interface IssuedCertificate {
 }
 
 export interface CertificateRequest {
-  subject: string | { commonName: string; organization?: string };
+  /** A CN, a CN and organization, or a name as @peculiar/x509 takes it (string types chosen: tests of odd names). */
+  subject: string | { commonName: string; organization?: string } | x509.JsonNameParams;
   /** The issuing certificate; omit for a self-signed certificate. */
   issuer?: IssuedCertificate;
   keyType?: KeyType;
@@ -109,7 +110,8 @@ function asPemFile(pem: string): string {
   return `${pem.replace(/\r\n/g, '\n').trimEnd()}\n`;
 }
 
-function distinguishedName(subject: CertificateRequest['subject']): x509.JsonName {
+function distinguishedName(subject: CertificateRequest['subject']): x509.JsonName | x509.Name {
+  if (Array.isArray(subject)) return new x509.Name(subject);
   const parts = typeof subject === 'string' ? { commonName: subject } : subject;
   // JsonName keeps the exact value (no RFC 4514 escaping rules to get wrong for codes and ids).
   const name: x509.JsonName = [{ CN: [parts.commonName] }];

@@ -64,12 +64,28 @@ const BASE64_TEXT = /^[A-Za-z0-9+/=_\-\s]+$/;
  * base64 of DER are accepted too, because users paste whatever their tool printed.
  */
 export function parseCertificateInput(input: unknown): ParseCertificateResult {
+  const parsed = parseCertificateBundleInput(input, 1);
+  return parsed.ok ? { ok: true, value: parsed.value[0] } : parsed;
+}
+
+/**
+ * Parses a certificate followed by up to `max - 1` more (PEM blocks in order; base64 of DER is
+ * one certificate): a device certificate with the intermediates that lead to its CA.
+ */
+export function parseCertificateBundleInput(input: unknown, max: number): { ok: true; value: ParsedCertificate[] } | { ok: false; reason: CertificateInputProblem } {
   if (typeof input !== 'string' || input.trim() === '') return { ok: false, reason: 'missing' };
   if (input.length > MAX_CERTIFICATE_INPUT_LENGTH) return { ok: false, reason: 'too_large' };
 
-  const der = decodeToDer(input);
-  if (!der.ok) return der;
-  return parseCertificateDer(der.value);
+  const ders = decodeToDer(input);
+  if (!ders.ok) return ders;
+  if (ders.value.length > max) return { ok: false, reason: 'multiple_certificates' };
+  const certificates: ParsedCertificate[] = [];
+  for (const der of ders.value) {
+    const parsed = parseCertificateDer(der);
+    if (!parsed.ok) return parsed;
+    certificates.push(parsed.value);
+  }
+  return { ok: true, value: certificates };
 }
 
 /** Parses DER bytes (e.g. what a TLS socket hands over) into the same result shape. */
@@ -85,17 +101,15 @@ export function parseCertificateDer(der: Buffer): ParseCertificateResult {
   return { ok: true, value: { pem: certificate.toString(), der: certificate.raw, certificate, summary } };
 }
 
-/** Returns the PEM of an API field's certificate, base64-wrapped or not, as DER bytes. */
-function decodeToDer(input: string): { ok: true; value: Buffer } | { ok: false; reason: CertificateInputProblem } {
+/** Returns the PEM blocks of an API field, base64-wrapped or not, as DER bytes each. */
+function decodeToDer(input: string): { ok: true; value: Buffer[] } | { ok: false; reason: CertificateInputProblem } {
   const text = input.includes('-----BEGIN') ? input : decodeBase64Text(input);
   if (text === null) return { ok: false, reason: 'malformed' };
-  if (typeof text !== 'string') return { ok: true, value: text }; // base64 of DER
+  if (typeof text !== 'string') return { ok: true, value: [text] }; // base64 of DER
 
   const blocks = [...text.matchAll(PEM_CERTIFICATE_BLOCK)];
   if (blocks.length === 0) return { ok: false, reason: 'malformed' };
-  if (blocks.length > 1) return { ok: false, reason: 'multiple_certificates' };
-  const body = blocks[0][1].replace(/\s+/g, '');
-  return { ok: true, value: Buffer.from(body, 'base64') };
+  return { ok: true, value: blocks.map((block) => Buffer.from(block[1].replace(/\s+/g, ''), 'base64')) };
 }
 
 /** base64 -> PEM text, or the raw bytes when they look like DER (a SEQUENCE), or null. */

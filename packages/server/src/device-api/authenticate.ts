@@ -1,16 +1,18 @@
 /**
  * Device authentication: who is behind this client certificate?
  *
- *  1. The chain must verify against a registered CA (any organization; signatures decide).
- *  2. A registered certificate names its device, which must belong to that CA's organization
- *     and not be archived.
- *  3. An unregistered certificate whose CN names an existing device of the CA's organization is
- *     a rotated certificate: added when multi-certificate JITR is on, else refused.
- *  4. Otherwise the CA's JITP settings create the device, or the attempt is refused.
+ *  1. A registered certificate names its device; its chain must verify against a CA registered
+ *     by the device's own organization, and the device must not be archived. Another
+ *     organization's CA never vouches for it, even one with the same key.
+ *  2. An unregistered certificate's chain must verify against a registered CA of any
+ *     organization (signatures decide; of CAs registered by several organizations with the same
+ *     key, the oldest registration). Its CN naming an existing device of that CA's organization
+ *     is a rotated certificate: added when multi-certificate JITR is on, else refused.
+ *  3. Otherwise the CA's JITP settings create the device, or the attempt is refused.
  *
  * Runs once per TLS connection (see connection-auth.ts); no request data is involved. A chain
- * verified before (verified-chains.ts) skips step 1's parsing and signatures: one query then
- * confirms its CA is still registered and finds the device (steps 1 and 2 together).
+ * verified before (verified-chains.ts) skips the parsing and signatures: one query then confirms
+ * its CA is still registered and finds the device.
  */
 import { registeredCaFinder, type RegisteredCaRecord } from '../certificates/ca-lookup';
 import { verifyClientCertificateChain } from '../certificates/chain';
@@ -63,7 +65,8 @@ async function admitKnownChain(platform: Platform, key: ChainKey, known: Verifie
   const { ca, leafSummary } = known;
   const registered = await findDeviceByCertificateUnderCa(platform.db, leafSummary.fingerprintSha256, ca.id);
   if (!registered) return null;
-  if (!registered.caRegistered) {
+  // The CA is gone, or is not the device's organization's: the full way verifies against its own.
+  if (!registered.caRegistered || registered.device.organizationId !== ca.organizationId) {
     verifiedChains.forget(key);
     return null;
   }
@@ -73,11 +76,13 @@ async function admitKnownChain(platform: Platform, key: ChainKey, known: Verifie
 
 async function authenticateAfresh(platform: Platform, peer: PeerCertificates, key: ChainKey | null): Promise<DeviceAuthOutcome> {
   const { db } = platform;
-  const chain = await verifyClientCertificateChain({ leaf: peer.leaf, intermediates: peer.intermediates, findCaCandidates: registeredCaFinder(db) });
+  // A registered certificate is vouched for by its device's organization's CAs only.
+  const registered = key ? await findDeviceByCertificate(db, key.leafFingerprint) : null;
+  const findCaCandidates = registeredCaFinder(db, registered?.device.organizationId);
+  const chain = await verifyClientCertificateChain({ leaf: peer.leaf, intermediates: peer.intermediates, findCaCandidates });
   if (chain.ok && key) verifiedChains.set(key, verifiedChainOf(chain));
-  const fingerprint = chain.leafSummary?.fingerprintSha256 ?? null;
+  const fingerprint = chain.leafSummary?.fingerprintSha256 ?? (registered ? key!.leafFingerprint : null);
   const commonName = chain.leafSummary?.commonName ?? null;
-  const registered = fingerprint ? await findDeviceByCertificate(db, fingerprint) : null;
 
   if (!chain.ok) {
     // A known device or CA gets the event (e.g. its certificate expired); a stranger does not.

@@ -25,6 +25,21 @@ export interface ReportedState {
   releaseVersion?: string | null;
 }
 
+/**
+ * What the device reports, as the check uses and stores it: a release or bundle prn that is not
+ * of the device's organization is unknown, as if the header were not sent. So nothing another
+ * organization counts (rollout progress counts devices by reported release prn) or names moves
+ * when a device reports its prn.
+ */
+export function ownReportedState(organizationId: string, reported: ReportedState): ReportedState {
+  const { releasePrn, bundlePrn } = reported;
+  return {
+    releasePrn: releasePrn && resourceIdFromPrn(releasePrn, 'release', organizationId) ? releasePrn : null,
+    bundlePrn: bundlePrn && resourceIdFromPrn(bundlePrn, 'bundle', organizationId) ? bundlePrn : null,
+    releaseVersion: reported.releaseVersion ?? null,
+  };
+}
+
 export type BundleOverrideRow = typeof bundleOverrides.$inferSelect;
 
 export interface LoadedCheck {

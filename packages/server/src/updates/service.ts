@@ -27,7 +27,7 @@ import { bundleObject, deviceObject, idOf, loadSubjects, releaseObject, reported
 import type { Claim } from './phase-claims';
 import type { ResolutionResult } from './core/resolution-types';
 import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './answers';
-import { chainRelease, loadCheck, resolveWithLookups, type LoadedCheck, type ReportedState } from './inputs';
+import { chainRelease, loadCheck, ownReportedState, resolveWithLookups, type LoadedCheck, type ReportedState } from './inputs';
 
 export type { ReportedState } from './inputs';
 export { UPDATE_EXPANSIONS, type UpdateExpansion } from './answers';
@@ -192,7 +192,7 @@ function withLostSlots(input: LoadedCheck['input'], lost: ReadonlySet<string>): 
   return { ...input, phaseClaims: (id: string) => (lost.has(id) ? { ...fresh(id), claimCount: Number.POSITIVE_INFINITY } : fresh(id)) };
 }
 
-export async function checkForUpdate(platform: Platform, asked: CheckDevice, reported: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
+export async function checkForUpdate(platform: Platform, asked: CheckDevice, reportedAsSent: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
   const { db } = platform;
   const now = options.now ?? new Date();
   // The device as the check resolves on it, and the admission its write is still to prove.
@@ -203,6 +203,8 @@ export async function checkForUpdate(platform: Platform, asked: CheckDevice, rep
   // rather than loop (the state re-read after each loss almost always shows them full anyway).
   const lost = new Set<string>();
   for (let attempt = 1; ; attempt++) {
+    // Against the device this attempt resolves on (a confirmed admission may name another).
+    const reported = ownReportedState(device.organizationId, reportedAsSent);
     const loaded = await loadCheck(db, device, reported, now, attempt === 1 ? options.state : undefined);
     const input = lost.size === 0 ? loaded.input : withLostSlots(loaded.input, lost);
     const result = await resolveWithLookups(db, input, device.target);
@@ -240,7 +242,7 @@ export async function checkForUpdate(platform: Platform, asked: CheckDevice, rep
  * event, so "phase_slot_available" means a check now would take a slot.
  */
 export async function explainUpdate(platform: Platform, device: CheckDevice, reported: ReportedState, now = new Date()) {
-  const loaded = await loadCheck(platform.db, device, reported, now);
+  const loaded = await loadCheck(platform.db, device, ownReportedState(device.organizationId, reported), now);
   const result = await resolveWithLookups(platform.db, loaded.input, device.target);
   const latest = loaded.input.chain.at(-1);
   return {

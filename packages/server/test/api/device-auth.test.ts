@@ -9,11 +9,16 @@ import {
   makeIntermediateCa,
   makeLeafCertificate,
   makeRootCa,
+  makeLeafWithSubject,
   makeSelfSignedLeaf,
+  reissueCa,
+  toBase64Pem,
   type TestCertificate,
 } from '../support/certificates';
 import { deviceAgent, deviceRequest, type DeviceCredentials } from '../support/device-client';
-import { createDevice, createProduct, deviceEvents, registerDeviceCertificate, registeredCa, startEnrollmentServer } from '../support/device-fleet';
+import { issueCertificate } from '../../src/certificates/issue';
+import type { x509 } from '../../src/certificates/x509-library';
+import { createDevice, createProduct, deviceEvents, registerCa, registerDeviceCertificate, registeredCa, startEnrollmentServer } from '../support/device-fleet';
 import type { TestServer } from '../support/server';
 
 let t: TestServer;
@@ -31,11 +36,11 @@ const credentials = (certificate: TestCertificate, ...chain: TestCertificate[]):
   keyPem: certificate.keyPem,
 });
 
-/** A device with a registered certificate issued by `issuer`. */
-async function enrolledDevice(identifier: string, issuer: TestCertificate = root) {
+/** A device with a registered certificate issued by `issuer` (sent with `chain`, the intermediates up to a registered CA). */
+async function enrolledDevice(identifier: string, issuer: TestCertificate = root, ...chain: TestCertificate[]) {
   const device = await createDevice(t.api, productPrn, identifier);
   const certificate = await makeLeafCertificate(issuer, identifier);
-  await registerDeviceCertificate(t.api, device.prn, certificate);
+  await registerDeviceCertificate(t.api, device.prn, certificate, ...chain);
   return { device, certificate };
 }
 
@@ -63,7 +68,7 @@ describe('device authentication', () => {
 
   it('accepts a chain through an intermediate the device sends', async () => {
     const intermediate = await makeIntermediateCa(root);
-    const { device, certificate } = await enrolledDevice('dev-intermediate', intermediate);
+    const { device, certificate } = await enrolledDevice('dev-intermediate', intermediate, intermediate);
     const withChain = await deviceRequest(t, '/device/me', { credentials: credentials(certificate, intermediate) });
     expect(withChain.status, JSON.stringify(withChain.body)).toBe(200);
     expect(withChain.body.data.prn).toBe(device.prn);
@@ -380,7 +385,7 @@ describe('a reconnecting device\'s first update check (its admission proven by t
 });
 
 describe('isolation between organizations', () => {
-  it('keeps a device to its own organization and refuses a cross-organization certificate', async () => {
+  it('keeps a device to its own organization', async () => {
     const other = await t.createOrganization();
     const theirRoot = await makeRootCa();
     await registeredCa(other.api, theirRoot);
@@ -392,19 +397,122 @@ describe('isolation between organizations', () => {
 
     expect((await deviceRequest(t, '/device/me', { credentials: credentials(theirCertificate) })).body.data.prn).toBe(theirDevice.prn);
     expect((await deviceRequest(t, '/device/me', { credentials: credentials(ourCertificate) })).body.data.prn).toBe(ourDevice.prn);
-
-    // A certificate of their CA registered for our device: their CA does not vouch for our devices.
-    const crossed = await makeLeafCertificate(theirRoot, 'dev-crossed');
-    const ourCrossed = await createDevice(t.api, productPrn, 'dev-crossed');
-    await registerDeviceCertificate(t.api, ourCrossed.prn, crossed);
-    expectRefused(await deviceRequest(t, '/device/me', { credentials: credentials(crossed) }), 'unknown_ca');
     // Their events stay theirs.
     const ours = await deviceEvents(t.api, 'connected');
     expect(ours.map((e) => e.resource_prn)).not.toContain(theirDevice.prn);
-    // The same certificate cannot be registered twice, in any organization.
-    const again = await other.api('POST', '/device_certificates', { device_prn: theirDevice.prn, certificate: Buffer.from(ourCertificate.certPem).toString('base64') });
-    expect(again.status).toBe(422);
-    expect(again.body.errors[0].context).toMatchObject({ field: 'certificate', reason: 'taken' });
     expect((await other.api('GET', `/device_certificates?device_prn=${ourDevice.prn}`)).status).toBe(400);
+  });
+
+  it("refuses to register a certificate of another organization's CA, telling nothing of that organization", async () => {
+    const other = await t.createOrganization();
+    await registeredCa(other.api, await makeRootCa());
+    const theirDevice = await createDevice(other.api, await createProduct(other.api, 'intruders'), 'dev-coveted');
+    // Issued by our registered CA, not registered by us yet.
+    const ourCertificate = await makeLeafCertificate(root, 'dev-coveted');
+    const register = (api: typeof t.api, devicePrn: string, certificate: TestCertificate) =>
+      api('POST', '/device_certificates', { device_prn: devicePrn, certificate: toBase64Pem(certificate.certPem) });
+
+    const taken = await register(other.api, theirDevice.prn, ourCertificate);
+    expect(taken.status, JSON.stringify(taken.body)).toBe(422);
+    expect(taken.body).toEqual({ errors: [{ code: 'validation', context: { field: 'certificate', reason: 'unknown_ca', position: 'leaf' } }] });
+
+    const ourDevice = await createDevice(t.api, productPrn, 'dev-coveted');
+    await registerDeviceCertificate(t.api, ourDevice.prn, ourCertificate);
+    expect((await deviceRequest(t, '/device/me', { credentials: credentials(ourCertificate) })).body.data?.prn).toBe(ourDevice.prn);
+    // Registered by us now: they get the very same answer, a CA nobody registered too; we get `taken`.
+    expect((await register(other.api, theirDevice.prn, ourCertificate)).body).toEqual(taken.body);
+    expect((await register(other.api, theirDevice.prn, await makeLeafCertificate(await makeRootCa(), 'dev-coveted'))).body).toEqual(taken.body);
+    const again = await register(t.api, ourDevice.prn, ourCertificate);
+    expect(again.body.errors[0].context).toEqual({ field: 'certificate', reason: 'taken' });
+
+    // Nothing of our device, CA or certificate reached their event log.
+    const theirLog = JSON.stringify((await other.api('GET', '/events?limit=100')).body);
+    const [ourCa] = (await t.api('GET', '/ca_certificates?limit=100')).body.ca_certificates;
+    for (const ours of [ourDevice.prn, ourCa.prn, storedFingerprint(ourCertificate)]) expect(theirLog).not.toContain(ours);
+  });
+
+  it('registers a certificate issued by an intermediate only with the intermediate after it', async () => {
+    const intermediate = await makeIntermediateCa(root);
+    const device = await createDevice(t.api, productPrn, 'dev-registered-with-chain');
+    const certificate = await makeLeafCertificate(intermediate, 'dev-registered-with-chain');
+    const alone = await t.api('POST', '/device_certificates', { device_prn: device.prn, certificate: toBase64Pem(certificate.certPem) });
+    expect(alone.body.errors?.[0].context).toEqual({ field: 'certificate', reason: 'unknown_ca', position: 'leaf' });
+    const withChain = await t.api('POST', '/device_certificates', { device_prn: device.prn, certificate: toBase64Pem(certificate.certPem + intermediate.certPem) });
+    expect(withChain.status, JSON.stringify(withChain.body)).toBe(201);
+    // Only the device certificate is stored.
+    expect(withChain.body.device_certificate.fingerprint).toBe(storedFingerprint(certificate));
+    expect((await deviceRequest(t, '/device/me', { credentials: credentials(certificate, intermediate) })).body.data?.prn).toBe(device.prn);
+  });
+
+  it('authenticates each organization\'s devices when both registered a CA with the same key', async () => {
+    const name = `Same Key CA ${process.pid}`;
+    const theirs = await makeRootCa({ commonName: name });
+    const ours = await reissueCa(theirs, name);
+    const other = await t.createOrganization();
+    // Theirs first: the older registration, which an unregistered certificate would go to.
+    await registeredCa(other.api, theirs);
+    await registeredCa(t.api, ours);
+    const theirDevice = await createDevice(other.api, await createProduct(other.api, 'same-key'), 'dev-same-key-theirs');
+    const theirCertificate = await makeLeafCertificate(theirs, 'dev-same-key-theirs');
+    await registerDeviceCertificate(other.api, theirDevice.prn, theirCertificate);
+    const { device: ourDevice, certificate: ourCertificate } = await enrolledDevice('dev-same-key-ours', ours);
+    for (let i = 0; i < 2; i++) {
+      expect((await deviceRequest(t, '/device/me', { credentials: credentials(ourCertificate) })).body.data?.prn).toBe(ourDevice.prn);
+      expect((await deviceRequest(t, '/device/me', { credentials: credentials(theirCertificate) })).body.data?.prn).toBe(theirDevice.prn);
+    }
+    expect(await deviceEvents(other.api, 'authentication_failed')).toEqual([]);
+    expect(await deviceEvents(t.api, 'authentication_failed', ourDevice.prn)).toEqual([]);
+  });
+});
+
+describe('certificate field content', () => {
+  let jitpCa: TestCertificate;
+  beforeAll(async () => {
+    jitpCa = await makeRootCa();
+    await registeredCa(t.api, jitpCa, { jitp: { description: 'odd names', tags: [], product_name: 'sensors' } });
+  });
+
+  const oddNames: [string, x509.JsonNameParams][] = [
+    ['a NUL byte', [{ CN: ['dev\u0000nul'] }]],
+    ['a control character', [{ CN: ['dev\u0001ctl'] }]],
+    ['a C1 control character (BMPString)', [{ CN: [{ bmpString: 'dev\u0085' }] }]],
+    ['more characters than an identifier', [{ CN: ['d'.repeat(65)] }]],
+  ];
+
+  it.each(oddNames)('refuses a device certificate whose CN holds %s: 401 malformed, nothing created', async (_, subject) => {
+    const certificate = await makeLeafWithSubject(jitpCa, subject);
+    const refused = await deviceRequest(t, '/update', { credentials: credentials(certificate) });
+    expectRefused(refused, 'malformed');
+    expect(refused.body.errors[0].context).toMatchObject({ position: 'leaf' });
+    expect((await t.api('GET', `/device_certificates?limit=100`)).body.device_certificates.map((c: any) => c.fingerprint)).not.toContain(storedFingerprint(certificate));
+  });
+
+  it('refuses one registered before names were checked, with an event that names no CN', async () => {
+    const device = await createDevice(t.api, productPrn, 'dev-nul-registered');
+    const certificate = await makeLeafWithSubject(root, [{ CN: ['dev\u0000registered'] }]);
+    const deviceId = device.prn.split(':').at(-1);
+    const organizationId = device.prn.split(':')[2];
+    await t.server.platform.db.execute(sql`insert into device_certificates (id, organization_id, device_id, certificate, serial, fingerprint, not_before, not_after)
+      values (gen_random_uuid(), ${organizationId}, ${deviceId}, ${certificate.certPem}, '1', ${storedFingerprint(certificate)}, now() - interval '1 day', now() + interval '1 day')`);
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(certificate) }), 'malformed');
+    const [event] = await deviceEvents(t.api, 'authentication_failed', device.prn);
+    expect(event.data.data).toMatchObject({ reason: 'malformed', common_name: null, certificate_fingerprint: storedFingerprint(certificate) });
+  });
+
+  it('answers unknown_ca for a stranger CA whose name holds a NUL byte', async () => {
+    const stranger = await issueCertificate({ subject: [{ CN: ['Stranger\u0000CA'] }], isCa: true });
+    expectRefused(await deviceRequest(t, '/update', { credentials: credentials(await makeLeafCertificate(stranger, 'dev-of-stranger')) }), 'unknown_ca');
+  });
+
+  it('refuses such names on the admin API with a 422 naming the field', async () => {
+    const nulCa = await issueCertificate({ subject: [{ CN: ['Factory\u0000CA'] }], isCa: true });
+    const registration = await registerCa(t.api, nulCa);
+    expect(registration.body.errors?.[0].context).toEqual({ field: 'certificate', reason: 'invalid_characters' });
+    const device = await createDevice(t.api, productPrn, 'dev-nul-admin');
+    for (const [, subject] of oddNames.slice(0, 3)) {
+      const certificate = await makeLeafWithSubject(root, subject);
+      const res = await t.api('POST', '/device_certificates', { device_prn: device.prn, certificate: toBase64Pem(certificate.certPem) });
+      expect(res.body.errors?.[0].context, JSON.stringify(subject)).toEqual({ field: 'certificate', reason: 'invalid_characters' });
+    }
   });
 });

@@ -136,6 +136,27 @@ describe('POST /update/reports', () => {
     expect((await deviceEvents(other.api, 'update_reported')).length).toBe(0);
   });
 
+  it("moves none of another organization's rollout counters when its release prn is reported", async () => {
+    const other = await t.createOrganization();
+    const otherFleet = await createFleet(other.api);
+    const theirRelease = (await other.api('POST', '/releases', { bundle_prn: (await otherFleet.bundle()).prn, cohort_prn: (await otherFleet.cohort()).prn, name: 'theirs', required: false, schedule_date: null })).body.release;
+    const rollout = async () => {
+      const res = await other.api('GET', `/releases/${theirRelease.prn}/rollout`);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const { on_release, reported, claimed, cohort_devices } = res.body.rollout;
+      return { on_release, reported, claimed, cohort_devices };
+    };
+    const before = await rollout();
+    const reporter = await enroll.device(t);
+    const check = await reporter.api('GET', '/update', undefined, { headers: { 'canopy-release-prn': theirRelease.prn, 'canopy-release-version': '1.0.0' } });
+    expect(check.status, JSON.stringify(check.body)).toBe(200);
+    expectFieldError(await reporter.api('POST', '/update/reports', { status: 'installed', release_prn: theirRelease.prn, bundle_prn: bundle.prn }), 'release_prn', 'not_found');
+    expect(await rollout()).toEqual(before);
+    expect(before.on_release).toBe(0);
+    // Unknown to the device's organization: the check stores no release for it.
+    expect((await t.api('GET', `/devices/${reporter.prn}`)).body.device).toMatchObject({ reported_release_prn: null, reported_release_version: '1.0.0' });
+  });
+
   it('needs a device certificate', async () => {
     const { deviceApi } = await import('../support/device-json-client');
     const anonymous = deviceApi(t, null);

@@ -2,6 +2,7 @@
 // identity. ECDSA P-256 by default (fast to generate); Ed25519 on request. Built with the same
 // issuer the server uses for its own certificates.
 import { issueCertificate, type IssuedCertificate, type KeyType } from '../../src/certificates/issue';
+import type { x509 } from '../../src/certificates/x509-library';
 
 export type { KeyType };
 
@@ -60,6 +61,16 @@ export async function makeLeafCertificate(issuer: TestCertificate, commonName: s
 }
 
 export const makeDeviceCertificate = makeLeafCertificate;
+
+/** A device certificate whose subject is exactly `subject` (string types and all): for names the API must refuse. */
+export async function makeLeafWithSubject(issuer: TestCertificate, subject: x509.JsonNameParams): Promise<TestCertificate> {
+  return issueCertificate({ subject, issuer, clientAuth: true });
+}
+
+/** Another certificate for `ca`'s key and name, as a CA renewed with its key is. */
+export async function reissueCa(ca: TestCertificate, commonName: string): Promise<TestCertificate> {
+  return issueCertificate({ subject: { commonName }, isCa: true, keys: ca.keys, keyType: ca.keyType });
+}
 
 /** The certificate a CA registrant signs to prove key possession: CN = verification code. */
 export async function makeVerificationCertificate(ca: TestCertificate, code: string, options: TestCertificateOptions = {}): Promise<TestCertificate> {

@@ -46,8 +46,10 @@ export async function createDevice(api: Api, productPrn: string, identifier: str
   return res.body.device;
 }
 
-export async function registerDeviceCertificate(api: Api, devicePrn: string, certificate: TestCertificate) {
-  const res = await api('POST', '/device_certificates', { device_prn: devicePrn, certificate: toBase64Pem(certificate.certPem) });
+/** `chain`: the intermediates between the certificate and its registered CA, sent after it. */
+export async function registerDeviceCertificate(api: Api, devicePrn: string, certificate: TestCertificate, ...chain: TestCertificate[]) {
+  const pem = [certificate, ...chain].map((c) => c.certPem).join('');
+  const res = await api('POST', '/device_certificates', { device_prn: devicePrn, certificate: toBase64Pem(pem) });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.device_certificate;
 }
