@@ -72,6 +72,8 @@ export interface Config {
   /** Lifetime of signed part-upload and download URLs, in seconds (download URLs: 24 hours). */
   uploadUrlTtlSeconds: number;
   downloadUrlTtlSeconds: number;
+  /** Most entries a legacy firmware archive (a zip) may hold; more is refused before any is read. */
+  firmwareMaxEntries: number;
 }
 
 export interface DeviceTlsConfig {
@@ -197,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     blobStore: blobStoreConfig(env, dataDir),
     uploadUrlTtlSeconds: 24 * 3600,
     downloadUrlTtlSeconds: 24 * 3600,
+    firmwareMaxEntries: positiveInteger(env, 'CANOPY_FIRMWARE_MAX_ENTRIES', 10_000),
     tunnelServerIpAddress: ipAddress(env, 'CANOPY_TUNNEL_SERVER_IP', '127.0.0.1'),
     tunnelPortRanges: portRanges(env, 'CANOPY_TUNNEL_PORTS', '51820-52819'),
     tunnelDataPlane: !['0', 'false', 'no', 'off'].includes((env.CANOPY_TUNNEL_DATA_PLANE ?? '').trim().toLowerCase()),

@@ -1,7 +1,10 @@
 /**
- * The durable hashing job (hashing -> signable, or back to hashable with the reason). It streams
- * the valid parts in index order through one SHA-256; when hash and size match, the parts are
- * joined (BlobStore.concat) into the single object downloads are served from. It holds its lease by heartbeats; if its
+ * The durable hashing job (hashing -> signable, or back to hashable with the reason). It first
+ * joins the valid parts in index order (BlobStore.concat) into the single object downloads are
+ * served from, then hashes THAT object: the hash vouches for the very bytes served. (Hashing the
+ * parts and copying them after would let a part rewritten in between, say by an S3 presigned
+ * URL replayed, become the download under a hash it does not have.) A mismatch deletes the
+ * joined object again. It holds its lease by heartbeats; if its
  * process dies, the lease runs out and another worker (or this one after a restart) starts over.
  * After MAX_ATTEMPTS failed attempts the binary goes back to hashable, so none stays in hashing.
  */
@@ -27,47 +30,57 @@ async function finish(db: Executor, binary: BinaryRow, outcome: { state: 'signab
     .where(and(eq(binaries.id, binary.id), eq(binaries.state, 'hashing'), eq(binaries.revision, binary.revision)));
 }
 
-/** The parts' bytes one after another, with the lease kept alive while they flow. */
-async function* concatenated(context: JobContext, keys: string[]): AsyncGenerator<Buffer> {
+/** The object's bytes, with the lease kept alive while they flow. */
+async function* heartbeating(context: JobContext, key: string): AsyncGenerator<Buffer> {
   let lastBeat = Date.now();
-  for (const key of keys) {
-    for await (const chunk of await context.platform.blobs.get(key)) {
-      if (context.signal.aborted) throw new Error('shutting down');
-      if (Date.now() - lastBeat > HEARTBEAT_MS) {
-        lastBeat = Date.now();
-        await context.heartbeat();
-      }
-      yield chunk as Buffer;
+  for await (const chunk of await context.platform.blobs.get(key)) {
+    if (context.signal.aborted) throw new Error('shutting down');
+    if (Date.now() - lastBeat > HEARTBEAT_MS) {
+      lastBeat = Date.now();
+      await context.heartbeat();
     }
+    yield chunk as Buffer;
   }
+}
+
+/** Null when the object at `key` is `binary.size` bytes hashing to `binary.hash`, else the reason. */
+async function mismatchOf(context: JobContext, key: string, binary: BinaryRow): Promise<string | null> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of heartbeating(context, key)) {
+    bytes += chunk.length;
+    // More bytes than declared can never match: stop reading rather than hash them all.
+    if (bytes > binary.size) return `size_mismatch: more than the declared ${binary.size} bytes`;
+    hash.update(chunk);
+  }
+  const digest = hash.digest('hex');
+  if (bytes !== binary.size) return `size_mismatch: stored ${bytes} bytes, declared ${binary.size}`;
+  if (digest !== binary.hash) return `hash_mismatch: computed ${digest}, declared ${binary.hash}`;
+  return null;
 }
 
 async function hashBinary(context: JobContext, binary: BinaryRow): Promise<void> {
   const { db, blobs } = context.platform;
   const parts = await db
-    .select({ id: binaryParts.id })
+    .select({ id: binaryParts.id, size: binaryParts.size })
     .from(binaryParts)
     .where(and(eq(binaryParts.binaryId, binary.id), eq(binaryParts.state, 'valid')))
     .orderBy(asc(binaryParts.index));
-  const keys = parts.map((p) => partKey(binary.id, p.id));
-  const hash = createHash('sha256');
-  let bytes = 0;
+  const declared = parts.reduce((sum, p) => sum + p.size, 0);
+  if (declared !== binary.size) return finish(db, binary, { state: 'hashable', error: `size_mismatch: parts declare ${declared} bytes, binary ${binary.size}` });
+  const assembled = assembledKey(binary.id, binary.revision);
+  let mismatch: string | null;
   try {
-    for await (const chunk of concatenated(context, keys)) {
-      bytes += chunk.length;
-      // More bytes than declared can never match: stop reading rather than hash them all.
-      if (bytes > binary.size) return finish(db, binary, { state: 'hashable', error: `size_mismatch: more than the declared ${binary.size} bytes` });
-      hash.update(chunk);
-    }
+    await blobs.concat(assembled, parts.map((p) => partKey(binary.id, p.id)), binary.size);
+    mismatch = await mismatchOf(context, assembled, binary);
   } catch (error) {
-    if (error instanceof BlobNotFound) return finish(db, binary, { state: 'hashable', error: 'part_missing: a part has no stored bytes; upload it again' });
-    throw error;
+    if (error instanceof BlobNotFound) mismatch = 'part_missing: a part has no stored bytes; upload it again';
+    else throw error;
   }
-  const digest = hash.digest('hex');
-  if (bytes !== binary.size) return finish(db, binary, { state: 'hashable', error: `size_mismatch: stored ${bytes} bytes, declared ${binary.size}` });
-  if (digest !== binary.hash) return finish(db, binary, { state: 'hashable', error: `hash_mismatch: computed ${digest}, declared ${binary.hash}` });
-  // The verified parts become the one object downloads are served from.
-  await blobs.concat(assembledKey(binary.id, binary.revision), keys, binary.size);
+  if (mismatch !== null) {
+    await blobs.delete(assembled);
+    return finish(db, binary, { state: 'hashable', error: mismatch });
+  }
   await finish(db, binary, { state: 'signable' });
 }
 

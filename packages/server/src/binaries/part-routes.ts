@@ -56,19 +56,19 @@ export const partRoutes: ContextRoutes = async (app, platform) => {
         const { expires, signature } = request.query as { expires?: string; signature?: string };
         if (!platform.urls.verify('upload', partUploadPath(id), expires, signature)) throw forbiddenUrl();
         const outcome = await receivePart(platform, id, request.raw);
+        // A refusal before the body was read (or part-way through it): close once answered.
+        if (outcome.kind !== 'stored') reply.header('connection', 'close');
         switch (outcome.kind) {
           case 'gone':
             throw new ApiError(404, [{ code: 'not_found', context: { resource: 'binary_part', reason: 'replaced_or_dropped' } }]);
           case 'not_uploadable':
-            throw new ApiError(409, [{ code: 'binary_not_uploadable', context: {} }]);
+            throw new ApiError(409, [{ code: 'binary_not_uploadable', context: { current_state: outcome.state, required_state: 'uploadable' } }]);
           case 'too_long':
-            // The rest of the body is never read: close the connection once answered.
-            reply.header('connection', 'close');
             throw new ApiError(413, [{ code: 'body_too_large', context: { reason: 'longer_than_declared', max_bytes: outcome.part.size } }]);
           case 'stored':
-            if (outcome.state !== 'valid') {
-              const reason = outcome.state === 'invalid_size' ? 'size_mismatch' : 'hash_mismatch';
-              throw new ApiError(422, [{ code: 'validation', context: { field: 'body', reason, part_state: outcome.state, received_bytes: outcome.received } }]);
+            if (outcome.verdict !== 'valid') {
+              const reason = outcome.verdict === 'invalid_size' ? 'size_mismatch' : 'hash_mismatch';
+              throw new ApiError(422, [{ code: 'validation', context: { field: 'body', reason, part_state: outcome.part.state, received_bytes: outcome.received } }]);
             }
             return reply.header('etag', `"${outcome.part.hash}"`).send({ binary_part: partToWire(outcome.part) });
         }

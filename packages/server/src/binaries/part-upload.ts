@@ -1,23 +1,28 @@
 /**
- * Receiving a part's bytes at the server's own signed upload URL (filesystem store). The body
- * streams through a Meter (count + SHA-256) into the store; it is never held in memory, and
- * reading stops one byte past the declared size. Only bytes that match the declared size and
- * hash make a `valid` part; anything else is deleted and the part marked invalid_size or
- * invalid_hash, so nothing half-stored can later read as valid.
+ * Receiving a part's bytes at the server's own signed upload URL (filesystem store). Every check
+ * comes before any write, and a refused write changes nothing:
+ *   1. the part must exist and its binary be uploadable, else 404 / 409 before a byte is read
+ *      (an old URL replayed after signing costs nothing and touches nothing);
+ *   2. the body streams through a Meter (count + SHA-256, reading stops one byte past the
+ *      declared size) into a staged blob, never under the part's key;
+ *   3. the verdict is settled with the binary's row locked (commitPartUpload): only valid bytes,
+ *      and only while the binary is still uploadable, are published under the part's key. A part
+ *      PUT racing a state move (hashing starts) therefore either lands before it or not at all.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Platform } from '../platform';
+import type { StagedBlob } from '../storage/blob-store';
 import { partKey } from './blob-keys';
 import { BodyTooLong, Meter } from './metering';
-import { partForUpload, recordPartState } from './parts';
-import type { PartState } from './schema';
+import { commitPartUpload, partForUpload } from './parts';
+import type { BinaryState, PartState } from './schema';
 import type { PartRow } from './wire';
 
 export type UploadOutcome =
-  | { kind: 'stored'; part: PartRow; state: PartState; received: number }
+  | { kind: 'stored'; part: PartRow; verdict: PartState; received: number }
   | { kind: 'too_long'; part: PartRow }
   | { kind: 'gone' }
-  | { kind: 'not_uploadable' };
+  | { kind: 'not_uploadable'; state: BinaryState };
 
 /** `x-amz-checksum-sha256` (base64 of the raw digest) when the client sent one. */
 function clientChecksum(request: IncomingMessage): Buffer | null {
@@ -25,28 +30,35 @@ function clientChecksum(request: IncomingMessage): Buffer | null {
   return typeof header === 'string' ? Buffer.from(header, 'base64') : null;
 }
 
+function verdictOf(part: PartRow, meter: Meter, checksum: Buffer | null): PartState {
+  if (meter.bytes !== part.size) return 'invalid_size';
+  const digest = meter.digest();
+  return digest.toString('hex') !== part.hash || (checksum && !checksum.equals(digest)) ? 'invalid_hash' : 'valid';
+}
+
 export async function receivePart(platform: Platform, partId: string, body: IncomingMessage): Promise<UploadOutcome> {
-  const part = await partForUpload(platform.db, partId);
-  if (!part) return { kind: 'gone' };
-  const key = partKey(part.binaryId, part.id);
+  const target = await partForUpload(platform.db, partId);
+  if (!target) return { kind: 'gone' };
+  if (target.binaryState !== 'uploadable') return { kind: 'not_uploadable', state: target.binaryState };
+  const { part } = target;
   const meter = new Meter(part.size);
   body.on('error', (error) => meter.destroy(error));
   body.on('aborted', () => meter.destroy(new Error('client aborted the upload')));
   body.pipe(meter);
+  let staged: StagedBlob | null = null;
   try {
-    await platform.blobs.put(key, meter, part.size);
+    staged = await platform.blobs.stage(partKey(part.binaryId, part.id), meter, part.size);
   } catch (error) {
     body.unpipe(meter);
     if (!(error instanceof BodyTooLong)) throw error;
-    await recordPartState(platform.db, part.id, 'invalid_size');
-    return { kind: 'too_long', part };
   }
-  const digest = meter.digest();
-  const checksum = clientChecksum(body);
-  const state: PartState =
-    meter.bytes !== part.size ? 'invalid_size' : digest.toString('hex') !== part.hash || (checksum && !checksum.equals(digest)) ? 'invalid_hash' : 'valid';
-  const recorded = await recordPartState(platform.db, part.id, state);
-  if (state !== 'valid' || !recorded) await platform.blobs.delete(key);
-  if (!recorded) return (await partForUpload(platform.db, partId)) ? { kind: 'not_uploadable' } : { kind: 'gone' };
-  return { kind: 'stored', part: { ...part, state }, state, received: meter.bytes };
+  try {
+    const verdict = staged ? verdictOf(part, meter, clientChecksum(body)) : 'invalid_size';
+    const committed = await commitPartUpload(platform.db, part.id, verdict, () => staged!.publish());
+    if (committed.kind !== 'recorded') return committed;
+    if (!staged) return { kind: 'too_long', part: committed.part };
+    return { kind: 'stored', part: committed.part, verdict, received: meter.bytes };
+  } finally {
+    await staged?.discard();
+  }
 }

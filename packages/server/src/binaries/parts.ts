@@ -11,7 +11,7 @@ import { conflict, invalidField } from '../http/errors';
 import type { Platform } from '../platform';
 import { partKey } from './blob-keys';
 import { enqueuePurge } from './purge-job';
-import { binaryParts, type PartState } from './schema';
+import { binaries, binaryParts, type BinaryState, type PartState } from './schema';
 import { getBinary, lockBinary } from './service';
 import type { BinaryRow, PartRow } from './wire';
 
@@ -93,23 +93,39 @@ export async function listParts(db: Executor, platform: Platform, actor: Actor, 
   return reconcileParts(db, platform, binary);
 }
 
-/** The part a signed upload URL names, with its binary; null when it was replaced or dropped. */
-export async function partForUpload(db: Executor, partId: string): Promise<PartRow | null> {
-  const [part] = await db.select().from(binaryParts).where(eq(binaryParts.id, partId)).limit(1);
-  return part ?? null;
+/** The part a signed upload URL names and its binary's state; null when it was replaced or dropped. */
+export async function partForUpload(db: Executor, partId: string): Promise<{ part: PartRow; binaryState: BinaryState } | null> {
+  const [row] = await db
+    .select({ part: binaryParts, binaryState: binaries.state })
+    .from(binaryParts)
+    .innerJoin(binaries, eq(binaries.id, binaryParts.binaryId))
+    .where(eq(binaryParts.id, partId))
+    .limit(1);
+  return row ?? null;
 }
 
+export type PartCommit = { kind: 'recorded'; part: PartRow } | { kind: 'gone' } | { kind: 'not_uploadable'; state: BinaryState };
+
 /**
- * Records what an upload's bytes turned out to be. Only while the part still exists and its
- * binary is still uploadable; answers false otherwise (the caller then deletes the bytes).
+ * Settles an upload's verdict with the binary's row locked, the lock every state move takes
+ * (hashing starts, resets, destroys): only while the part exists and its binary is uploadable
+ * does anything change. Then valid bytes are published under the part's key (`publish`, inside
+ * the lock, so no state move can interleave) and the part marked valid. A wrong body marks a
+ * part invalid only while it holds no valid bytes: a bad replay never undoes a good upload.
  */
-export async function recordPartState(db: Database, partId: string, state: PartState): Promise<boolean> {
+export async function commitPartUpload(db: Database, partId: string, verdict: PartState, publish: () => Promise<void>): Promise<PartCommit> {
   return db.transaction(async (tx) => {
-    const rows = await tx.execute(sql`
-      update binary_parts set state = ${state}, updated_at = now()
-      where id = ${partId}
-        and exists (select 1 from binaries b where b.id = binary_parts.binary_id and b.state = 'uploadable')
-      returning id`);
-    return (rows as unknown as { rows: unknown[] }).rows.length > 0;
+    const [binary] = await tx
+      .select({ state: binaries.state })
+      .from(binaries)
+      .where(eq(binaries.id, sql`(select binary_id from binary_parts where id = ${partId})`))
+      .for('update');
+    const [part] = await tx.select().from(binaryParts).where(eq(binaryParts.id, partId));
+    if (!binary || !part) return { kind: 'gone' };
+    if (binary.state !== 'uploadable') return { kind: 'not_uploadable', state: binary.state };
+    if (verdict !== 'valid' && part.state === 'valid') return { kind: 'recorded', part };
+    if (verdict === 'valid') await publish();
+    const [row] = await tx.update(binaryParts).set({ state: verdict, updatedAt: sql`now()` }).where(eq(binaryParts.id, partId)).returning();
+    return { kind: 'recorded', part: row };
   });
 }

@@ -58,6 +58,10 @@ const ARCHIVE_REASONS: Record<ArchiveProblem, string> = {
   not_a_zip: 'not_a_fwup_archive',
   missing_meta_conf: 'missing_meta_conf',
   meta_conf_too_large: 'meta_conf_too_large',
+  too_many_entries: 'too_many_entries',
+  directory_too_large: 'zip_directory_too_large',
+  duplicate_entry: 'duplicate_entry',
+  crc_mismatch: 'crc_mismatch',
 };
 
 export function firmwareMeta(row: FirmwareRow) {
@@ -119,8 +123,11 @@ export async function createFirmware(platform: Platform, actor: Actor, product: 
   const ttl = parseTtl(intake.fields.ttl);
   const file = intake.file;
   if (!file) throw invalidField('firmware', 'required');
-  const archive = await readFwupArchive(file.path, file.size);
-  if (!archive.ok) throw invalidField('firmware', ARCHIVE_REASONS[archive.reason]);
+  const archive = await readFwupArchive(file.path, file.size, { maxEntries: platform.config.firmwareMaxEntries });
+  if (!archive.ok) {
+    const { reason, ok: _, ...detail } = archive;
+    throw invalidField('firmware', ARCHIVE_REASONS[reason], detail);
+  }
   const keys = await platform.db.select({ id: signingKeys.id, value: signingKeys.value }).from(signingKeys).where(eq(signingKeys.organizationId, actor.organizationId));
   if (!verifyingKey(archive.metaConf, archive.signature, keys)) throw new InvalidSignature();
   const meta = parseMetaConf(archive.metaConf.toString('utf8'));

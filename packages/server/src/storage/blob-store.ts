@@ -5,6 +5,8 @@
  *
  * Keys are slash-separated paths of safe characters (see checkKey); `put` is all-or-nothing, so a
  * reader sees either the previous object or the complete new one, never a half-written one.
+ * `stage` splits a put in two: the bytes are stored aside first, and land under their key only
+ * when the caller publishes them (after its own checks), so a refused write changes nothing.
  */
 import type { Readable } from 'node:stream';
 
@@ -18,6 +20,12 @@ export interface BlobStore {
   readonly kind: 'filesystem' | 's3';
   /** Stores everything `body` yields under `key`; `sizeHint` (bytes) lets S3 pick a part size. */
   put(key: string, body: Readable, sizeHint?: number): Promise<void>;
+  /**
+   * Stores everything `body` yields aside, not yet under `key`: `publish` then makes it `key`'s
+   * object (replacing any earlier one at once), `discard` drops it. Nothing under `key` changes
+   * until `publish`. A staged object of a process that died is swept like a failed put.
+   */
+  stage(key: string, body: Readable, sizeHint?: number): Promise<StagedBlob>;
   /** The object's bytes (or one range of them); BlobNotFound when there is no such object. */
   get(key: string, range?: ByteRange): Promise<Readable>;
   /** Size in bytes, or null when there is no such object. */
@@ -38,6 +46,12 @@ export interface BlobStore {
   presignUpload(key: string, size: number, ttlSeconds: number): Promise<string | null>;
   /** A GET URL for the object, or null when the server serves downloads itself. */
   presignDownload(key: string, ttlSeconds: number): Promise<string | null>;
+}
+
+export interface StagedBlob {
+  publish(): Promise<void>;
+  /** Drops the staged bytes; a no-op once published or discarded. */
+  discard(): Promise<void>;
 }
 
 export class BlobNotFound extends Error {

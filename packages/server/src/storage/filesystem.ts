@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { BlobNotFound, checkKey, type BlobStore, type ByteRange } from './blob-store';
+import { BlobNotFound, checkKey, type BlobStore, type ByteRange, type StagedBlob } from './blob-store';
 import { removeStaleTempFiles, tempFileName, type TempFileKind } from './stale-temp-files';
 
 const TEMP_DIR = '.incoming';
@@ -32,16 +32,38 @@ export function createFilesystemBlobStore(root: string): BlobStore {
   removeStaleTempFiles(tempDir, PUT_FILE);
   const fileOf = (key: string) => path.join(root, checkKey(key));
 
-  async function writeAtomically(key: string, body: Readable): Promise<void> {
+  /** Streams `body` into a temporary file; renaming it to `key` is the caller's `publish`. */
+  async function stageFile(key: string, body: Readable): Promise<StagedBlob> {
     const target = fileOf(key);
     const temp = path.join(tempDir, tempFileName(PUT_FILE));
     try {
       await pipeline(body, fs.createWriteStream(temp, { highWaterMark: READ_CHUNK }));
-      await fs.promises.mkdir(path.dirname(target), { recursive: true });
-      await fs.promises.rename(temp, target);
     } catch (error) {
       await fs.promises.rm(temp, { force: true });
       throw error;
+    }
+    let settled = false;
+    return {
+      async publish() {
+        if (settled) throw new Error('staged blob already published or discarded');
+        await fs.promises.mkdir(path.dirname(target), { recursive: true });
+        await fs.promises.rename(temp, target);
+        settled = true;
+      },
+      async discard() {
+        if (settled) return;
+        settled = true;
+        await fs.promises.rm(temp, { force: true });
+      },
+    };
+  }
+
+  async function writeAtomically(key: string, body: Readable): Promise<void> {
+    const staged = await stageFile(key, body);
+    try {
+      await staged.publish();
+    } finally {
+      await staged.discard();
     }
   }
 
@@ -79,6 +101,8 @@ export function createFilesystemBlobStore(root: string): BlobStore {
     kind: 'filesystem',
 
     put: (key, body) => writeAtomically(key, body),
+
+    stage: (key, body) => stageFile(key, body),
 
     async get(key, range?: ByteRange) {
       // Opened first, so a missing object is a BlobNotFound now rather than a stream error later.

@@ -7,6 +7,7 @@
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -18,6 +19,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { BlobStoreConfig } from '../config';
 import { BlobNotFound, checkKey, type BlobStore } from './blob-store';
@@ -101,6 +103,29 @@ export function createS3BlobStore(config: S3Config): BlobStore {
         yield* chunks;
       }
       await putMultipart(Key, first, continuing());
+    },
+
+    // Staged under a key of its own, then copied into place (one CopyObject: up to 5 GiB, the
+    // largest part). Only the filesystem store's own upload route stages today; with S3 the
+    // clients' bytes go straight to the bucket.
+    async stage(key, body, sizeHint) {
+      const Key = checkKey(key);
+      const staging = `incoming/${randomUUID()}`;
+      await store.put(staging, body, sizeHint);
+      let settled = false;
+      return {
+        async publish() {
+          if (settled) throw new Error('staged blob already published or discarded');
+          await client.send(new CopyObjectCommand({ Bucket, Key, CopySource: `${Bucket}/${staging}` }));
+          settled = true;
+          await store.delete(staging);
+        },
+        async discard() {
+          if (settled) return;
+          settled = true;
+          await store.delete(staging);
+        },
+      };
     },
 
     async get(key, range) {

@@ -94,6 +94,15 @@ describe('legacy firmware upload', () => {
     const truncated = zip([{ name: 'meta.conf', data: Buffer.from('x') }]);
     truncated.writeUInt32LE(999_999, truncated.length - 6);
     expect(field(await upload(truncated))).toEqual([422, 'firmware', 'not_a_fwup_archive']);
+    // Past the entry cap (CANOPY_FIRMWARE_MAX_ENTRIES, 10,000), a second meta.conf, a CRC that fails.
+    const crowded = await upload(archiveFor(org, 'sensor', '1.0.0', { emptyEntries: 20_000 }).bytes);
+    expect(crowded.body.errors).toEqual([{ code: 'validation', context: { field: 'firmware', reason: 'too_many_entries', max: 10_000 } }]);
+    const smuggled = archiveFor(org, 'sensor', '1.0.0', { extra: [{ name: 'meta.conf', data: Buffer.from('meta-product="sensor"\n') }] });
+    expect(field(await upload(smuggled.bytes))).toEqual([422, 'firmware', 'duplicate_entry']);
+    const corrupted = archiveFor(org, 'sensor').bytes;
+    corrupted[corrupted.indexOf('meta-version="') + 'meta-version="'.length] ^= 1;
+    const crc = await upload(corrupted);
+    expect(crc.body.errors[0].context).toEqual({ field: 'firmware', reason: 'crc_mismatch', entry: 'meta.conf' });
 
     const good = archiveFor(org, 'sensor');
     expect((await upload(good.bytes)).status).toBe(201);

@@ -64,7 +64,8 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 20_0
 
 /**
  * A binary of `bytes` uploaded in parts of `partSize` and moved to `until` ('uploadable' leaves
- * the parts uploaded but the upload unfinished; 'signable' waits for the hashing job).
+ * the parts uploaded but the upload unfinished; 'signable' waits for the hashing job). `partUrls`
+ * are the parts' upload URLs, in index order.
  */
 export async function uploadedBinary(
   api: Api,
@@ -76,10 +77,12 @@ export async function uploadedBinary(
   if (created.status !== 201) throw new Error(JSON.stringify(created.body));
   const prn: string = created.body.binary.prn;
   const partSize = options.partSize ?? 5 * MiB;
+  const partUrls: string[] = [];
   for (let offset = 0, index = 1; offset < bytes.length; offset += partSize, index++) {
     const part = bytes.subarray(offset, offset + partSize);
     const put = await api('PUT', `/binaries/${prn}/parts/${index}`, { expected_binary_size: bytes.length, hash: sha256(part), size: part.length });
     if (put.status !== 201) throw new Error(JSON.stringify(put.body));
+    partUrls.push(put.body.binary_part.presigned_upload_url);
     const uploaded = await putBytes(put.body.binary_part.presigned_upload_url, part);
     if (uploaded.status !== 200) throw new Error(`upload answered ${uploaded.status}: ${JSON.stringify(uploaded.body)}`);
   }
@@ -94,5 +97,5 @@ export async function uploadedBinary(
   if (until === 'signable') {
     await eventually(async () => (await api('GET', `/binaries/${prn}`)).body.binary.state !== 'hashing');
   }
-  return { prn, versionPrn, binary: (await api('GET', `/binaries/${prn}`)).body.binary };
+  return { prn, versionPrn, partUrls, binary: (await api('GET', `/binaries/${prn}`)).body.binary };
 }
