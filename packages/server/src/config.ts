@@ -72,6 +72,10 @@ export interface Config {
   /** Lifetime of signed part-upload and download URLs, in seconds (download URLs: 24 hours). */
   uploadUrlTtlSeconds: number;
   downloadUrlTtlSeconds: number;
+  /** A console or CLI session (POST /users/auth) ends after this long unused; each use pushes it on. */
+  sessionIdleTimeoutSeconds: number;
+  /** ...and this long after its log-in whatever its use. */
+  sessionMaxLifetimeSeconds: number;
 }
 
 export interface DeviceTlsConfig {
@@ -201,7 +205,15 @@ export function loadConfig(env: Env = process.env): Config {
     tunnelPortRanges: portRanges(env, 'CANOPY_TUNNEL_PORTS', '51820-52819'),
     tunnelDataPlane: !['0', 'false', 'no', 'off'].includes((env.CANOPY_TUNNEL_DATA_PLANE ?? '').trim().toLowerCase()),
     ...webhookSettings(env),
+    ...sessionSettings(env),
   };
+}
+
+function sessionSettings(env: Env) {
+  const idle = integer(env, 'CANOPY_SESSION_IDLE_TIMEOUT_SECONDS', 12 * 3600, 60, 30 * DAY_SECONDS);
+  const max = integer(env, 'CANOPY_SESSION_MAX_LIFETIME_SECONDS', 7 * DAY_SECONDS, 60, 90 * DAY_SECONDS);
+  if (idle > max) throw new ConfigError('CANOPY_SESSION_IDLE_TIMEOUT_SECONDS must not exceed CANOPY_SESSION_MAX_LIFETIME_SECONDS');
+  return { sessionIdleTimeoutSeconds: idle, sessionMaxLifetimeSeconds: max };
 }
 
 const DAY_SECONDS = 24 * 3600;

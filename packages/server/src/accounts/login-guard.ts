@@ -6,9 +6,10 @@ import type { FastifyReply } from 'fastify';
 import type { Database } from '../db/connection';
 import { ApiError } from '../http/errors';
 import { clearLoginFailures, guardLogin, recordLoginFailure, type LoginSubject } from './login-throttle';
-import { logIn } from './service';
+import { logIn, type LogIn } from './service';
+import type { SessionPolicy } from './sessions';
 
-export async function throttledLogIn(db: Database, login: { email?: string; username?: string; password: string }, address: string, reply: FastifyReply) {
+export async function throttledLogIn(db: Database, login: LogIn, session: { policy: SessionPolicy; userAgent: string | null }, address: string, reply: FastifyReply) {
   const subject: LoginSubject = { identifier: login.email ?? login.username ?? '', address };
   try {
     await guardLogin(db, subject);
@@ -17,9 +18,9 @@ export async function throttledLogIn(db: Database, login: { email?: string; user
     throw error;
   }
   try {
-    const session = await logIn(db, login);
+    const answer = await logIn(db, login, session.policy, session.userAgent);
     await clearLoginFailures(db, subject);
-    return session;
+    return answer;
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) await recordLoginFailure(db, subject);
     throw error;

@@ -13,14 +13,12 @@ import { toRfc3339 } from '../core/time';
 import { timestampsOf } from '../http/wire-fields';
 import { apiKeys, organizations, users } from './schema';
 import { apiKeyToWire, createApiKey } from './api-keys';
-import { forgetCachedKeys } from './key-cache';
+import { announceKeyRevocation } from './key-revocations';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { newSessionExpiries, type SessionPolicy } from './sessions';
 
 export type UserRow = typeof users.$inferSelect;
 export type OrganizationRow = typeof organizations.$inferSelect;
-
-/** Session keys from POST /users/auth live this long. */
-export const SESSION_TTL_HOURS = 24 * 30;
 
 export function userToWire(row: UserRow) {
   return {
@@ -174,11 +172,17 @@ export async function deleteUser(db: Database, actor: Actor, prn: string): Promi
   const user = await getUser(db, actor, prn);
   if (user.id === actor.userId) throw conflict('cannot_delete_self', { prn });
   await db.delete(users).where(eq(users.id, user.id));
-  forgetCachedKeys(db);
+  await announceKeyRevocation(db);
 }
 
-/** POST /users/auth: checks the password and mints a session key acting as the user. */
-export async function logIn(db: Database, login: { email?: string; username?: string; password: string }) {
+export interface LogIn {
+  email?: string;
+  username?: string;
+  password: string;
+}
+
+/** POST /users/auth: checks the password and mints a session key acting as the user (sessions.ts). */
+export async function logIn(db: Database, login: LogIn, policy: SessionPolicy, userAgent: string | null) {
   const condition = login.email ? sql`lower(${users.email}) = lower(${login.email})` : eq(users.username, login.username ?? '');
   const [user] = await db.select().from(users).where(condition).limit(1);
   if (!user) {
@@ -188,14 +192,13 @@ export async function logIn(db: Database, login: { email?: string; username?: st
   if (!(await verifyPassword(login.password, user.passwordHash))) throw unauthenticated('invalid_credentials');
   // A hash made with older (weaker) parameters is rewritten now that the password is known.
   if (needsRehash(user.passwordHash)) await db.update(users).set({ passwordHash: await hashPassword(login.password) }).where(eq(users.id, user.id));
-  const expiresAt = new Date(Date.now() + SESSION_TTL_HOURS * 3600_000).toISOString();
   const { token, row } = await createApiKey(db, {
     organizationId: user.organizationId,
     name: 'session',
     kind: 'current',
     role: user.role,
     userId: user.id,
-    session: { expiresAt },
+    session: { ...newSessionExpiries(policy), userAgent: userAgent?.slice(0, 256) || null },
     actorPrn: userPrn(user.id),
   });
   return { token, expiresAt: toRfc3339(row.expiresAt), user };
@@ -213,7 +216,7 @@ export async function listApiKeys(db: Executor, actor: Actor, query: ListQuery) 
   return toPage(rows, page);
 }
 
-export async function revokeApiKey(db: Executor, actor: Actor, prn: string): Promise<void> {
+export async function revokeApiKey(db: Database, actor: Actor, prn: string): Promise<void> {
   const id = resourceIdFromPrn(prn, 'api_key', actor.organizationId);
   const [row] = id
     ? await db
@@ -223,7 +226,7 @@ export async function revokeApiKey(db: Executor, actor: Actor, prn: string): Pro
         .returning()
     : [];
   if (!row) throw notFound('api_key', prn);
-  forgetCachedKeys(db);
+  await announceKeyRevocation(db);
 }
 
 export { apiKeyToWire };
