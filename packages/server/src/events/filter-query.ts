@@ -10,7 +10,7 @@ import { EVENT_TYPES } from './schema';
 export const EVENT_SUBTYPES = [
   ...new Set([
     'release_changed', 'claimed_release', 'checked_for_release', 'connected', 'disconnected', 'updated', 'authentication_failed', 'created',
-    'request_failed', 'test_fire', 'requested', 'opened', 'closed', 'expired', 'update_reported', 'locked', 'halted', ...AUDIT_SUBTYPES,
+    'request_failed', 'test_fire', 'requested', 'opened', 'closed', 'expired', 'update_reported', 'locked', 'session_revoked', 'halted', ...AUDIT_SUBTYPES,
   ]),
 ];
 
