@@ -56,6 +56,12 @@ describe('users and events', () => {
     expect(auth.code).toBe(0);
     const me = await canopy(['--api-key', auth.json.data.token, 'users', 'me'], env);
     expect(me.json.data.username).toBe(username);
+
+    const sessions = await canopy(['--api-key', auth.json.data.token, 'users', 'sessions'], env);
+    expect(sessions.code).toBe(0);
+    expect(sessions.json.sessions.filter((s: { current: boolean }) => s.current)).toHaveLength(1);
+    expect((await canopy(['--api-key', auth.json.data.token, 'users', 'sign-out'], env)).code).toBe(0);
+    expect((await canopy(['--api-key', auth.json.data.token, 'users', 'me'], env)).code).not.toBe(0);
   });
 
   it('events list filters by type', async () => {

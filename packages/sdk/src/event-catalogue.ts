@@ -102,6 +102,13 @@ export const EVENT_CATALOGUE = [
     data: '`reason` (`failed_logins`), `failures`, `locked_seconds` and `address` (the client address of the last failure): `POST /users/auth` locked the account',
   },
   {
+    type: 'user',
+    subtype: 'session_revoked',
+    subscribable: false,
+    summary: 'A console or CLI session was ended.',
+    data: '`reason` (`signed_out` or `revoked`), `user_prn` and `session` (as `GET /users/me/sessions` shows it, never its token): a [session](/canopy-core/reference/account-management#sessions) was ended; the actor is whoever ended it',
+  },
+  {
     type: 'release',
     subtype: 'halted',
     subscribable: true,

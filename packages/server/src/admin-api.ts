@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { Type } from 'typebox';
-import { authenticateApiKey } from './accounts/api-keys';
+import { authenticateAndRenew, sessionPolicy } from './accounts/sessions';
 import { ADMIN_ROUTES } from './admin-routes';
 import { installAuditTrail } from './events/audit-trail';
 import type { AdminApp } from './http/app-types';
@@ -26,7 +26,7 @@ export async function buildAdminApi(platform: Platform): Promise<AdminApp> {
   await app.register(swagger, { openapi: adminOpenApiDocument(platform.config.publicUrl) });
   // Before any route is added: it wraps every write route as it is added.
   installAuditTrail(app, platform);
-  await app.register(apiKeyAuth, { authenticate: (token) => authenticateApiKey(platform.db, token) });
+  await app.register(apiKeyAuth, { authenticate: authenticateAndRenew(platform.db, sessionPolicy(platform.config), platform.log) });
 
   app.get('/healthz', {
     config: { public: true },

@@ -1,5 +1,6 @@
 /** Every context's admin routes, registered in this order. */
 import { accountRoutes } from './accounts/routes';
+import { sessionRoutes } from './accounts/session-routes';
 import { artifactRoutes } from './artifacts/routes';
 import { artifactVersionRoutes } from './artifacts/version-routes';
 import { caCertificateRoutes } from './certificates/ca-routes';
@@ -30,6 +31,7 @@ import { legacyOrganizationRoutes } from './legacy/org-routes';
 
 export const ADMIN_ROUTES: ContextRoutes[] = [
   accountRoutes,
+  sessionRoutes,
   productRoutes,
   eventRoutes,
   eventStreamRoutes,

@@ -74,6 +74,10 @@ export interface Config {
   downloadUrlTtlSeconds: number;
   /** Most entries a legacy firmware archive (a zip) may hold; more is refused before any is read. */
   firmwareMaxEntries: number;
+  /** A console or CLI session (POST /users/auth) ends after this long unused; each use pushes it on. */
+  sessionIdleTimeoutSeconds: number;
+  /** ...and this long after its log-in whatever its use. */
+  sessionMaxLifetimeSeconds: number;
 }
 
 export interface DeviceTlsConfig {
@@ -204,7 +208,15 @@ export function loadConfig(env: Env = process.env): Config {
     tunnelPortRanges: portRanges(env, 'CANOPY_TUNNEL_PORTS', '51820-52819'),
     tunnelDataPlane: !['0', 'false', 'no', 'off'].includes((env.CANOPY_TUNNEL_DATA_PLANE ?? '').trim().toLowerCase()),
     ...webhookSettings(env),
+    ...sessionSettings(env),
   };
+}
+
+function sessionSettings(env: Env) {
+  const idle = integer(env, 'CANOPY_SESSION_IDLE_TIMEOUT_SECONDS', 12 * 3600, 60, 30 * DAY_SECONDS);
+  const max = integer(env, 'CANOPY_SESSION_MAX_LIFETIME_SECONDS', 7 * DAY_SECONDS, 60, 90 * DAY_SECONDS);
+  if (idle > max) throw new ConfigError('CANOPY_SESSION_IDLE_TIMEOUT_SECONDS must not exceed CANOPY_SESSION_MAX_LIFETIME_SECONDS');
+  return { sessionIdleTimeoutSeconds: idle, sessionMaxLifetimeSeconds: max };
 }
 
 const DAY_SECONDS = 24 * 3600;

@@ -15,6 +15,7 @@ import { buildDeviceApi, type DeviceApi } from './device-api/app';
 import { loadDeviceTlsIdentity } from './device-api/tls-identity';
 import { makePrivate } from './data-dir/private-files';
 import { connect, pgliteDirFor } from './db/connection';
+import { listenForKeyRevocations } from './accounts/key-revocations';
 import { afterRequestCommit } from './db/request-scope';
 import { runMigrations } from './db/migrate';
 import type { AdminApp } from './http/app-types';
@@ -98,6 +99,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       blobs: await createBlobStore(config.blobStore),
       urls: createSignedUrls(deriveUrlKey(secretKey), () => publicUrl),
     };
+    // Before any request: a key revoked by another process must never be answered from the cache.
+    const revocations = config.databaseUrl ? await listenForKeyRevocations(config.databaseUrl, handle.db, log) : null;
     const runner: JobRunner | null = options.workers === false ? null : createJobRunner(platform, JOB_HANDLERS);
     const services = options.workers === false ? [] : BACKGROUND_SERVICES.map((make) => make(platform));
     const bootstrap = await bootstrapIfEmpty(handle.db, config.bootstrapApiKey);
@@ -146,6 +149,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         if (site) await new Promise((resolve) => site.close(resolve));
         await runner?.stop();
         await Promise.all(services.map((s) => s.stop()));
+        await revocations?.close();
         await handle.close();
       },
     };

@@ -136,7 +136,9 @@ export const STEPS: Step[] = [
   { cmd: 'signing-keys create --generate old-key', save: { OLD_KEY_PRN: '.signing_key.prn' }, setup: true },
   { cmd: 'signing-keys delete "$OLD_KEY_PRN"' },
   // A log-in as the user `ops` (made with a password by the test before the session).
-  { cmd: "users auth --username ops --password 'correct horse battery staple'" },
+  { cmd: "users auth --username ops --password 'correct horse battery staple'", save: { OPS_TOKEN: '.data.token' } },
+  { cmd: 'users sessions --api-key "$OPS_TOKEN"' },
+  { cmd: 'users sign-out --api-key "$OPS_TOKEN"' },
   // Profiles, last: they change only local files (the session's own settings come from its environment).
   { cmd: 'config set base-url https://canopy.staging.example.com --profile staging' },
   { cmd: 'config get base-url' },

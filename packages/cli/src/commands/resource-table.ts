@@ -437,7 +437,7 @@ export const RESOURCES: ResourceDef[] = [
   },
   {
     command: 'users',
-    description: 'Users: who is calling.',
+    description: 'Users: who is calling, log-in, sessions and sign-out.',
     actions: [
       { name: 'me', summary: 'Show the user (or the organization and role) behind the API key.', method: 'GET', path: '/users/me' },
       {
@@ -449,6 +449,8 @@ export const RESOURCES: ResourceDef[] = [
         body: [str('email', 'Email of the user.'), str('username', 'Username.'), str('password', 'Password.', { required: true, example: "'correct horse battery staple'" })],
         examples: ["canopy users auth --username ops --password 'correct horse battery staple'"],
       },
+      { name: 'sessions', summary: "List the live sessions of the key's user (never their tokens).", method: 'GET', path: '/users/me/sessions', listKey: 'sessions' },
+      { name: 'sign-out', summary: 'End the session token given as the API key (a plain API key answers 409 not_a_session).', method: 'DELETE', path: '/users/me/session' },
     ],
   },
   {

@@ -10,7 +10,24 @@ interface SessionState {
   canWrite: boolean;
   isAdmin: boolean;
   signIn(session: Session): void;
-  signOut(): void;
+  /** Ends the session on the server (DELETE /users/me/session), then forgets it here whatever the answer. */
+  signOut(): Promise<void>;
+  signingOut: boolean;
+}
+
+/** How long sign-out waits for the server before forgetting the session anyway (offline, server down). */
+const SIGN_OUT_WAIT_MS = 5_000;
+
+/**
+ * Ends the token server-side so a copy of it (another tab, a leaked storage) stops working. A plain
+ * API key is not a session: the server answers 409 and the key keeps working, as it should.
+ */
+async function revokeOnServer(session: Session): Promise<void> {
+  try {
+    await clientFor(session.apiKey).request('DELETE', '/users/me/session', { signal: AbortSignal.timeout(SIGN_OUT_WAIT_MS) });
+  } catch {
+    // Offline, expired or a plain key: signing out here must still happen.
+  }
 }
 
 const SessionContext = createContext<SessionState | null>(null);
@@ -22,14 +39,20 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     saveSession(next);
     setSession(next);
   }, []);
-  const signOut = useCallback(() => {
+  const [signingOut, setSigningOut] = useState(false);
+  const signOut = useCallback(async () => {
+    if (session) {
+      setSigningOut(true);
+      await revokeOnServer(session);
+      setSigningOut(false);
+    }
     forgetSession();
     queries.clear();
     setSession(null);
-  }, [queries]);
+  }, [queries, session]);
   const value = useMemo<SessionState>(
-    () => ({ session, client: clientFor(session?.apiKey ?? null), canWrite: canWrite(session), isAdmin: isAdmin(session), signIn, signOut }),
-    [session, signIn, signOut],
+    () => ({ session, client: clientFor(session?.apiKey ?? null), canWrite: canWrite(session), isAdmin: isAdmin(session), signIn, signOut, signingOut }),
+    [session, signIn, signOut, signingOut],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

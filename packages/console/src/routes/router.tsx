@@ -85,6 +85,8 @@ const users = createRoute({ getParentRoute: () => root, path: '/users', componen
 
 const apiKeys = createRoute({ getParentRoute: () => root, path: '/api-keys', component: lazyRouteComponent(() => import('../features/accounts/ApiKeysPage'), 'ApiKeysPage') });
 
+const sessions = createRoute({ getParentRoute: () => root, path: '/sessions', component: lazyRouteComponent(() => import('../features/sessions/SessionsPage'), 'SessionsPage') });
+
 const artifacts = createRoute({ getParentRoute: () => root, path: '/artifacts', component: lazyRouteComponent(() => import('../features/artifacts/ArtifactsPage'), 'ArtifactsPage') });
 
 const artifact = createRoute({ getParentRoute: () => root, path: '/artifacts/$prn', component: lazyRouteComponent(() => import('./ShippingScreens'), 'ArtifactScreen') });
@@ -106,7 +108,7 @@ const releases = createRoute({
   component: lazyRouteComponent(() => import('./ReleasesScreen'), 'ReleasesScreen'),
 });
 
-const tree = root.addChildren([index, fleet, device, products, product, cohort, events, webhooks, webhook, signingKeys, caCertificates, users, apiKeys, artifacts, artifact, artifactVersion, binary, bundles, bundleOverrides, bundleOverride, releases, shellRoute(root)]);
+const tree = root.addChildren([index, fleet, device, products, product, cohort, events, webhooks, webhook, signingKeys, caCertificates, users, apiKeys, sessions, artifacts, artifact, artifactVersion, binary, bundles, bundleOverrides, bundleOverride, releases, shellRoute(root)]);
 
 /**
  * The console's router. A function, not a module constant: building the route tree takes 10-20 ms

@@ -32,6 +32,8 @@ export interface DeleteAction<T> {
   instead?(item: T): ReactNode;
   /** data-testid of the action cells. */
   testId?: string;
+  /** Offered to every role, not only to those who may write (one's own sessions). */
+  anyRole?: boolean;
 }
 
 export interface ResourceTableProps<T> {
@@ -57,7 +59,7 @@ export function ResourceTable<T>({ label, query, listKey, columns, empty, remove
   const { canWrite } = useSession();
   const action = remove as DeleteAction<T & { prn: string }> | undefined;
   const deleteItem = useDeleteResource<T & { prn: string }>(action?.collection ?? '', listKey, (item) => action?.done(item) ?? '');
-  const withDelete = Boolean(action && canWrite);
+  const withDelete = Boolean(action && (canWrite || action.anyRole));
   if (query.error) return <ApiErrorAlert error={query.error} />;
   if (query.isPending) return <LoadingRows rows={loadingRows} label={`Loading ${label.toLowerCase()}`} />;
   if (query.data.length === 0) return <EmptyState title={empty.title}>{empty.text}</EmptyState>;

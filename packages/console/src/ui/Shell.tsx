@@ -18,10 +18,11 @@ const NAV = [
   { to: '/webhooks', label: 'Webhooks', admin: true },
   { to: '/users', label: 'Users', admin: true },
   { to: '/api-keys', label: 'API keys', admin: true },
+  { to: '/sessions', label: 'Your sessions' },
 ] as const;
 
 export function Shell({ children }: { children: ReactNode }) {
-  const { session, signOut, isAdmin } = useSession();
+  const { session, signOut, signingOut, isAdmin } = useSession();
   const [opened, { toggle, close }] = useDisclosure();
   const path = useRouterState({ select: (s) => s.location.pathname });
   return (
@@ -36,7 +37,7 @@ export function Shell({ children }: { children: ReactNode }) {
             <Text size="sm" visibleFrom="xs" data-testid="signed-in-as">
               {session?.name} ({session?.role})
             </Text>
-            <Button size="xs" variant="default" onClick={signOut}>
+            <Button size="xs" variant="default" onClick={() => void signOut()} loading={signingOut}>
               Sign out
             </Button>
           </Group>

@@ -25,8 +25,8 @@ export interface NewApiKey {
   kind: ApiKeyKind;
   role: Role;
   userId?: string | null;
-  /** Keys minted by POST /users/auth: they expire and are not announced as api_key.created. */
-  session?: { expiresAt: string };
+  /** Keys minted by POST /users/auth (sessions.ts): they expire and are not announced as api_key.created. */
+  session?: { expiresAt: string; endsAt: string; userAgent: string | null };
   /** A caller-fixed value (CANOPY_BOOTSTRAP_API_KEY); otherwise one is generated. */
   token?: string;
   actorPrn: string | null;
@@ -47,6 +47,9 @@ export async function createApiKey(tx: Executor, input: NewApiKey): Promise<{ ro
       tokenPrefix: token.slice(0, 12),
       isSession: Boolean(input.session),
       expiresAt: input.session?.expiresAt ?? null,
+      sessionEndsAt: input.session?.endsAt ?? null,
+      userAgent: input.session?.userAgent ?? null,
+      lastUsedAt: input.session ? sql`now()` : null,
     })
     .returning();
   if (!input.session) {
@@ -103,6 +106,7 @@ async function lookUpKey(db: Executor, hash: string): Promise<Actor | null> {
     keyKind: row.kind,
     keyId: row.id,
     userId: row.userId,
+    isSession: row.isSession,
     prn: row.userId ? userPrn(row.userId) : resourcePrn(row.organizationId, 'api_key', row.id),
   };
   rememberActor(db, hash, actor, row.expiresAt ? Date.parse(toRfc3339(row.expiresAt)) : null);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../http/actor';
-import { cachedActor, forgetCachedKeys, KEY_CACHE_TTL_MS, lookupOnce, rememberActor } from './key-cache';
+import { cachedActor, distrustCachedKeys, forgetCachedKeys, KEY_CACHE_TTL_MS, lookupOnce, rememberActor } from './key-cache';
 
 const actor: Actor = { organizationId: 'o', role: 'read', keyKind: 'current', keyId: 'k', userId: null, prn: 'p' };
 
@@ -27,6 +27,19 @@ describe('authenticated key cache', () => {
     forgetCachedKeys(a);
     expect(cachedActor(a, 'hash')).toBeNull();
     expect(cachedActor(b, 'hash')).toBe(actor);
+  });
+
+  it('answers nothing from, and keeps nothing in, the cache of a handle that may miss revocations', () => {
+    const db = {} as never;
+    rememberActor(db, 'hash', actor, null);
+    distrustCachedKeys(db, true);
+    expect(cachedActor(db, 'hash')).toBeNull();
+    rememberActor(db, 'hash', actor, null);
+    expect(cachedActor(db, 'hash')).toBeNull();
+    distrustCachedKeys(db, false);
+    expect(cachedActor(db, 'hash')).toBeNull(); // nothing kept from the distrusted time
+    rememberActor(db, 'hash', actor, null);
+    expect(cachedActor(db, 'hash')).toBe(actor);
   });
 
   it('runs one lookup per key at a time, and a new one after it answers or after a revocation', async () => {

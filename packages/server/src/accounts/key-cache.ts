@@ -1,9 +1,9 @@
 /**
  * A short-lived memory of authenticated API keys, so the hot path of every admin request does
- * not pay a database round trip for the key. Entries live KEY_CACHE_TTL_MS at most: a key
- * revoked through another server process stops working within that time, and through this
- * process at once (revocations clear the cache). Unknown keys are never cached, so guessing
- * keys cannot fill memory.
+ * not pay a database round trip for the key. Entries live KEY_CACHE_TTL_MS at most. A revocation
+ * clears it in this process at once and, through PostgreSQL's notifications, in every other
+ * (key-revocations.ts); a process not listening for them does not trust it at all
+ * (`distrustCachedKeys`). Unknown keys are never cached, so guessing keys cannot fill memory.
  */
 import type { Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
@@ -19,6 +19,8 @@ interface Entry {
 
 const caches = new WeakMap<object, Map<string, Entry>>();
 const inFlight = new WeakMap<object, Map<string, Promise<Actor | null>>>();
+/** Handles whose revocations this process may miss: nothing is answered from, or kept in, their cache. */
+const distrusted = new WeakSet<object>();
 
 function cacheFor(db: Executor): Map<string, Entry> {
   let cache = caches.get(db);
@@ -30,6 +32,7 @@ function cacheFor(db: Executor): Map<string, Entry> {
 }
 
 export function cachedActor(db: Executor, tokenHash: string, now = Date.now()): Actor | null {
+  if (distrusted.has(db)) return null;
   const cache = cacheFor(db);
   const entry = cache.get(tokenHash);
   if (!entry) return null;
@@ -41,6 +44,7 @@ export function cachedActor(db: Executor, tokenHash: string, now = Date.now()): 
 }
 
 export function rememberActor(db: Executor, tokenHash: string, actor: Actor, keyExpiresAt: number | null, now = Date.now()): void {
+  if (distrusted.has(db)) return;
   const cache = cacheFor(db);
   // Maps iterate in insertion order: dropping the first entry drops the oldest.
   if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
@@ -72,4 +76,11 @@ export function forgetCachedKeys(db: Executor): void {
   caches.get(db)?.clear();
   // A lookup that started before the revocation may answer the old row; later requests start a new one.
   inFlight.get(db)?.clear();
+}
+
+/** While this process may miss other processes' revocations (its listener is down), or again after. */
+export function distrustCachedKeys(db: Executor, distrust: boolean): void {
+  if (distrust) distrusted.add(db);
+  else distrusted.delete(db);
+  forgetCachedKeys(db);
 }

@@ -8,8 +8,9 @@ import type { Database } from '../db/connection';
 import { ApiError, unauthenticated } from '../http/errors';
 import { loginFailed, loginSucceeded, reserveLoginAttempt } from './login-throttle';
 import { findLoginUser, openSession, passwordMatches, type LoginCredentials } from './service';
+import type { SessionPolicy } from './sessions';
 
-export async function throttledLogIn(db: Database, login: LoginCredentials, address: string, reply: FastifyReply) {
+export async function throttledLogIn(db: Database, login: LoginCredentials, session: { policy: SessionPolicy; userAgent: string | null }, address: string, reply: FastifyReply) {
   const user = await findLoginUser(db, login);
   const subject = { user: user && { id: user.id, organizationId: user.organizationId }, identifier: login.email ?? login.username ?? '', address };
   let reservation;
@@ -25,5 +26,5 @@ export async function throttledLogIn(db: Database, login: LoginCredentials, addr
     throw unauthenticated('invalid_credentials');
   }
   await loginSucceeded(db, reservation);
-  return openSession(db, user, login.password);
+  return openSession(db, user, login.password, session.policy, session.userAgent);
 }

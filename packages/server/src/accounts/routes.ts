@@ -6,6 +6,7 @@ import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { errorResponse, list, NoContent, Nullable, Prn, PrnParams, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
 import { apiKeyToWire, createApiKey } from './api-keys';
 import { throttledLogIn } from './login-guard';
+import { sessionPolicy } from './sessions';
 import { createUser, deleteUser, getUser, listApiKeys, listUsers, revokeApiKey, userToWire } from './service';
 
 const RoleSchema = Type.Union([Type.Literal('read'), Type.Literal('write'), Type.Literal('admin')], {
@@ -50,7 +51,7 @@ export const accountRoutes: ContextRoutes = (app, platform) => {
       tags: ['users'],
       summary: 'Log in',
       description:
-        'Checks an email or username and password and answers a session token, usable as a bearer API key for 30 days. ' +
+        'Checks an email or username and password and answers a session token, usable as a bearer API key until it is signed out (DELETE /users/me/session), unused for the idle timeout (12 hours by default; each use pushes `expires_at` on) or at its maximum lifetime (7 days by default). ' +
         'Repeated failures slow and then lock the account and the client address: 429 `login_throttled` or `login_locked` with `retry_after_seconds` (and a Retry-After header); a lock records a `user.locked` event.',
       body: Type.Object({
         email: Type.Optional(Type.String({ maxLength: 254, examples: ['ops@example.com'] })),
@@ -58,7 +59,7 @@ export const accountRoutes: ContextRoutes = (app, platform) => {
         password: Type.String({ minLength: 1, maxLength: 256, examples: ['correct horse battery staple'] }),
       }),
       response: {
-        200: Type.Object({ data: Type.Object({ token: Type.String({ examples: ['cnpy_...'] }), expires_at: Timestamp('When the token stops working.'), user: User }) }, { description: 'The session token and the user.' }),
+        200: Type.Object({ data: Type.Object({ token: Type.String({ examples: ['cnpy_...'] }), expires_at: Timestamp('When the token stops working unless it is used before: each use pushes it on, up to the maximum lifetime.'), user: User }) }, { description: 'The session token and the user.' }),
         ...STANDARD_ERRORS,
         429: errorResponse('Too many failed log-ins for this account or address: wait `retry_after_seconds`.'),
       },
@@ -66,7 +67,8 @@ export const accountRoutes: ContextRoutes = (app, platform) => {
     handler: async (request, reply) => {
       const { email, username, password } = request.body;
       if (!email && !username) throw invalidField('email', 'required', { alternative: 'username' });
-      const session = await throttledLogIn(db, { email, username, password }, request.ip, reply);
+      const userAgent = request.headers['user-agent'] ?? null;
+      const session = await throttledLogIn(db, { email, username, password }, { policy: sessionPolicy(platform.config), userAgent }, request.ip, reply);
       return { data: { token: session.token, expires_at: session.expiresAt!, user: userToWire(session.user) } };
     },
   });
@@ -131,7 +133,7 @@ export const accountRoutes: ContextRoutes = (app, platform) => {
 
   app.delete('/users/:prn', {
     config: { role: 'admin' },
-    schema: { tags: ['users'], summary: 'Delete a user', description: 'Removes the user and its session keys.', params: PrnParams('Resource name of the user.'), response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
+    schema: { tags: ['users'], summary: 'Delete a user', description: 'Removes the user and its sessions, which stop working at once.', params: PrnParams('Resource name of the user.'), response: { 204: NoContent('Deleted.'), ...STANDARD_ERRORS } },
     handler: async (request, reply) => {
       await deleteUser(db, actorOf(request), request.params.prn);
       return reply.code(204).send();

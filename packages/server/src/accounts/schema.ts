@@ -49,9 +49,20 @@ export const apiKeys = pgTable(
     /** The first characters of the key, shown in lists so people can tell keys apart. */
     tokenPrefix: text('token_prefix').notNull(),
     isSession: boolean('is_session').notNull().default(false),
+    /** A session's idle expiry, pushed on by its use (accounts/sessions.ts); null for plain keys. */
     expiresAt: timestamptz('expires_at'),
+    /** A session ends here whatever its use (CANOPY_SESSION_MAX_LIFETIME_SECONDS after log-in). */
+    sessionEndsAt: timestamptz('session_ends_at'),
+    /** When a session was last seen in use, written at most once per renewal interval. */
+    lastUsedAt: timestamptz('last_used_at'),
+    /** The User-Agent that logged the session in, cut to 256 characters, to tell sessions apart. */
+    userAgent: text('user_agent'),
     revokedAt: timestamptz('revoked_at'),
     insertedAt: insertedAt(),
   },
-  (t) => [uniqueIndex('api_keys_token_hash_unique').on(t.tokenHash), index('api_keys_org_inserted').on(t.organizationId, t.insertedAt, t.id)],
+  (t) => [
+    uniqueIndex('api_keys_token_hash_unique').on(t.tokenHash),
+    index('api_keys_org_inserted').on(t.organizationId, t.insertedAt, t.id),
+    index('api_keys_user_sessions').on(t.userId, t.insertedAt, t.id).where(sql`${t.isSession}`),
+  ],
 );

@@ -13,14 +13,12 @@ import { toRfc3339 } from '../core/time';
 import { timestampsOf } from '../http/wire-fields';
 import { apiKeys, organizations, users } from './schema';
 import { apiKeyToWire, createApiKey } from './api-keys';
-import { forgetCachedKeys } from './key-cache';
+import { announceKeyRevocation } from './key-revocations';
 import { burnPasswordCheck, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { newSessionExpiries, type SessionPolicy } from './sessions';
 
 export type UserRow = typeof users.$inferSelect;
 export type OrganizationRow = typeof organizations.$inferSelect;
-
-/** Session keys from POST /users/auth live this long. */
-export const SESSION_TTL_HOURS = 24 * 30;
 
 export function userToWire(row: UserRow) {
   return {
@@ -181,7 +179,7 @@ export async function deleteUser(db: Database, actor: Actor, prn: string): Promi
   const user = await getUser(db, actor, prn);
   if (user.id === actor.userId) throw conflict('cannot_delete_self', { prn });
   await db.delete(users).where(eq(users.id, user.id));
-  forgetCachedKeys(db);
+  await announceKeyRevocation(db);
 }
 
 export interface LoginCredentials {
@@ -206,18 +204,17 @@ export async function passwordMatches(user: UserRow | null, password: string): P
   return verifyPassword(password, user.passwordHash);
 }
 
-/** POST /users/auth, once the password matched: a session key acting as the user. */
-export async function openSession(db: Database, user: UserRow, password: string) {
+/** POST /users/auth, once the password matched: a session key acting as the user (sessions.ts). */
+export async function openSession(db: Database, user: UserRow, password: string, policy: SessionPolicy, userAgent: string | null) {
   // A hash made with older (weaker) parameters is rewritten now that the password is known.
   if (needsRehash(user.passwordHash)) await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, user.id));
-  const expiresAt = new Date(Date.now() + SESSION_TTL_HOURS * 3600_000).toISOString();
   const { token, row } = await createApiKey(db, {
     organizationId: user.organizationId,
     name: 'session',
     kind: 'current',
     role: user.role,
     userId: user.id,
-    session: { expiresAt },
+    session: { ...newSessionExpiries(policy), userAgent: userAgent?.slice(0, 256) || null },
     actorPrn: userPrn(user.id),
   });
   return { token, expiresAt: toRfc3339(row.expiresAt), user };
@@ -235,7 +232,7 @@ export async function listApiKeys(db: Executor, actor: Actor, query: ListQuery) 
   return toPage(rows, page);
 }
 
-export async function revokeApiKey(db: Executor, actor: Actor, prn: string): Promise<void> {
+export async function revokeApiKey(db: Database, actor: Actor, prn: string): Promise<void> {
   const id = resourceIdFromPrn(prn, 'api_key', actor.organizationId);
   const [row] = id
     ? await db
@@ -245,7 +242,7 @@ export async function revokeApiKey(db: Executor, actor: Actor, prn: string): Pro
         .returning()
     : [];
   if (!row) throw notFound('api_key', prn);
-  forgetCachedKeys(db);
+  await announceKeyRevocation(db);
 }
 
 export { apiKeyToWire };

@@ -24,6 +24,7 @@ export const PRN_TYPES = [
   'firmware',
   'product',
   'release',
+  'session',
   'signing_key',
   'tunnel',
   'user',

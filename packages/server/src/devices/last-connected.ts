@@ -4,6 +4,7 @@
  * updates/check-writes.ts), so many server processes together still write once per interval; each process also remembers its own last write to skip it entirely on busy
  * keep-alive connections.
  */
+import { WriteThrottle } from '../core/write-throttle';
 
 export const LAST_CONNECTED_INTERVAL_MS = 60_000;
 
@@ -13,21 +14,9 @@ export function lastConnectedDue(alias: string): string {
   return `(${column} is null or ${column} < now() - make_interval(secs => ${LAST_CONNECTED_INTERVAL_MS / 1000}))`;
 }
 
-/** Per-process memory of recent writes, bounded so a huge fleet cannot grow it without end. */
-export class LastConnectedThrottle {
-  private readonly written = new Map<string, number>();
-
-  constructor(
-    private readonly intervalMs = LAST_CONNECTED_INTERVAL_MS,
-    private readonly maxEntries = 200_000,
-  ) {}
-
-  /** True when this process should try the write now (and records that it did). */
-  due(deviceId: string, nowMs = Date.now()): boolean {
-    const last = this.written.get(deviceId);
-    if (last !== undefined && nowMs - last < this.intervalMs) return false;
-    if (this.written.size >= this.maxEntries) this.written.clear();
-    this.written.set(deviceId, nowMs);
-    return true;
+/** Per-process memory of recent writes (core/write-throttle.ts), one minute per device. */
+export class LastConnectedThrottle extends WriteThrottle {
+  constructor(intervalMs = LAST_CONNECTED_INTERVAL_MS, maxEntries = 200_000) {
+    super(intervalMs, maxEntries);
   }
 }

@@ -94,6 +94,7 @@ export const EVENT_DATA_SCHEMAS: { readonly [N in EventName]: TSchema } = {
   'tunnel.closed': Tunnel,
   'tunnel.expired': Tunnel,
   'user.locked': closed({ reason: Str, failures: Num, locked_seconds: Num, address: NullableStr }),
+  'user.session_revoked': closed({ reason: Str, user_prn: Str, session: Resource }),
   'release.halted': closed({
     release: Str,
     halt_failure_ratio: Num,

@@ -8,6 +8,8 @@ export interface Actor {
   keyKind: 'legacy' | 'current';
   keyId: string;
   userId: string | null;
+  /** A session key (POST /users/auth): it can be signed out, and its use renews it. */
+  isSession?: boolean;
   /** What events record as `actor_prn`: the user behind a session key, else the key itself. */
   prn: string;
 }

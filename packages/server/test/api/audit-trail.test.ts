@@ -85,12 +85,24 @@ async function newestAudit(api: Api) {
 interface Call {
   path: string;
   body?: unknown;
+  /** Another key of the same user (a session), for a route that acts on the calling key itself. */
+  key?: string;
 }
 const created = async (api: Api, path: string, body: unknown, key: string): Promise<string> => {
   const res = await api('POST', path, body);
   expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(201);
   return res.body[key].prn;
 };
+
+/** A new session of the bootstrap admin (the user t.api's key acts as), and its prn. */
+async function adminSession(api: Api): Promise<{ token: string; prn: string }> {
+  const { username, password } = t.server.bootstrap!;
+  const res = await api('POST', '/users/auth', { username, password }, { key: null });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const token = res.body.data.token as string;
+  const sessions = (await api('GET', '/users/me/sessions', undefined, { key: token })).body.sessions as { prn: string; current: boolean }[];
+  return { token, prn: sessions.find((s) => s.current)!.prn };
+}
 
 /** A device of a newly registered CA and a certificate for it, not yet registered. */
 async function deviceAndCertificate(api: Api) {
@@ -117,6 +129,9 @@ async function signableBinary(api: Api) {
  */
 const CALLS: Record<string, (api: Api, org: PopulatedOrganization) => Promise<Call>> = {
   'DELETE /api_keys/{prn}': async (api) => ({ path: `/api_keys/${await created(api, '/api_keys', { name: 'to revoke', role: 'read' }, 'api_key')}` }),
+  'DELETE /users/me/session': async (api) => ({ path: '/users/me/session', key: (await adminSession(api)).token }),
+  'DELETE /users/me/sessions/{prn}': async (api) => ({ path: `/users/me/sessions/${(await adminSession(api)).prn}` }),
+  'DELETE /users/{prn}/sessions/{session_prn}': async (api) => ({ path: `/users/${(await api('GET', '/users/me')).body.data.prn}/sessions/${(await adminSession(api)).prn}` }),
   'DELETE /users/{prn}': async (api) => ({ path: `/users/${await created(api, '/users', { username: `gone-${randomUUID().slice(0, 8)}`, password: 'long enough password' }, 'user')}` }),
   'POST /ca_certificates': async (api) => {
     const ca = await makeRootCa();
@@ -178,7 +193,8 @@ describe('audit trail', () => {
       let sent: unknown;
       for (const body of call ? [call.body] : candidateBodies(operation, mine)) {
         sent = body;
-        res = await t.api(operation.method, path, undefined, body === undefined ? {} : { raw: serialize(body), headers: { 'content-type': 'application/json' } });
+        const key = call?.key ? { key: call.key } : {};
+        res = await t.api(operation.method, path, undefined, body === undefined ? key : { ...key, raw: serialize(body), headers: { 'content-type': 'application/json' } });
         if (res.status < 300) break;
         // A refused write leaves no audit event.
         const after = await newestAudit(t.api);

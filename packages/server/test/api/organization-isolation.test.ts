@@ -28,6 +28,7 @@ const EXEMPT: Record<string, string> = {
   'GET /healthz': 'public, answers no data',
   'POST /users/auth': 'public log-in; answers only the user whose password was given',
   'GET /users/me': 'answers the caller itself',
+  'DELETE /users/me/session': "ends the caller's own session; names no resource",
   'POST /users': 'creates in the caller organization; references nothing',
   'POST /api_keys': 'creates in the caller organization; references nothing',
   'POST /products': 'creates in the caller organization; references nothing',

@@ -90,10 +90,13 @@ export async function populateOrganization(
   expect((await api('POST', `/bundle_overrides/${override}/devices`, { device_prn: fleetDevice.prn })).status).toBe(201);
   await created(api, '/webhooks', { url: webhookUrl, enabled_events: ['device.release_changed'] }, 'webhook');
   await created(api, '/tunnels', { device_prn: device.prn, device_tunnel_port: 22 }, 'tunnel');
-  await created(api, '/users', { username: `user-${randomUUID().slice(0, 8)}`, password: 'long enough password', role: 'read' }, 'user');
+  const username = `user-${randomUUID().slice(0, 8)}`;
+  const userPrn = await created(api, '/users', { username, password: 'long enough password', role: 'read' }, 'user');
+  // A session of that user, listed by its admin route (the harvest walks paths without parameters).
+  expect((await api('POST', '/users/auth', { username, password: 'long enough password' }, { key: null })).status).toBe(200);
   const shell = await api('POST', '/web-console-shells', { device_prn: device.prn });
   expect(shell.status, JSON.stringify(shell.body)).toBe(201);
   const shellToken = String(shell.body.url).split('/').pop()!;
   const legacy = await populateLegacy(api, organization.name, device);
-  return { ...organization, prnsByType: await harvestPrns(api, listPaths), device, shellToken, legacy };
+  return { ...organization, prnsByType: await harvestPrns(api, [...listPaths, `/users/${encodeURIComponent(userPrn)}/sessions`]), device, shellToken, legacy };
 }
