@@ -49,6 +49,7 @@ export const sessionRoutes: ContextRoutes = (app, platform) => {
   });
 
   app.get('/users/me/sessions', {
+    config: { role: 'read' },
     schema: {
       tags: ['users'],
       summary: "The calling user's sessions",

@@ -195,7 +195,12 @@ interface Caller {
   key: string | null;
   role: Role | null;
   keyKind: 'current' | 'legacy' | null;
+  /** For a session: a new session of the same user, for a call that ends the calling session. */
+  freshSession?: () => Promise<string>;
 }
+
+/** Routes that end the session calling them: each session caller spends a fresh session there. */
+const ENDS_CALLING_SESSION = new Set(['DELETE /users/me/session']);
 
 interface Probe {
   status: number;
@@ -256,8 +261,8 @@ describe('the role matrix, generated from the admin server\'s route table', () =
       for (const kind of KEY_KINDS) callers.push({ label: `${kind} ${role} key`, key: await t.keyWithRole(role, kind), role, keyKind: kind });
       const username = `matrix-${role}`;
       expect((await t.api('POST', '/users', { username, password: 'long enough', role })).status).toBe(201);
-      const session = await t.api('POST', '/users/auth', { username, password: 'long enough' }, { key: null });
-      callers.push({ label: `${role} user session key`, key: session.body.data.token, role, keyKind: 'current' });
+      const freshSession = async () => (await t.api('POST', '/users/auth', { username, password: 'long enough' }, { key: null })).body.data.token as string;
+      callers.push({ label: `${role} user session key`, key: await freshSession(), role, keyKind: 'current', freshSession });
     }
   });
 
@@ -291,7 +296,8 @@ describe('the role matrix, generated from the admin server\'s route table', () =
       await Promise.all(
         cases.slice(i, i + 8).map(async ({ entry, caller }) => {
           const path = pathNamingNothing(entry.url.replace(/:([A-Za-z_]+)/g, '{$1}'), t.organizationId, known);
-          const answer = await probe(entry.method, path, caller.key);
+          const spendsSession = caller.freshSession && ENDS_CALLING_SESSION.has(`${entry.method} ${entry.url}`);
+          const answer = await probe(entry.method, path, spendsSession ? await caller.freshSession!() : caller.key);
           const expected = expectedRefusal(entry, caller);
           const where = `${caller.label} ${entry.method} ${path}`;
           if (expected === null && refusedByAuth(entry, answer)) wrong.push(`${where}: ${answer.status} ${answer.code ?? ''}, expected past auth`);
