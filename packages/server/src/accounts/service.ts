@@ -41,35 +41,43 @@ export interface NewOrganization {
 /** An organization with its first admin API key (and an admin user when one is given). */
 export async function createOrganization(db: Database, input: NewOrganization) {
   try {
-    return await db.transaction(async (tx) => {
-      const [organization] = await tx.insert(organizations).values({ id: randomUUID(), name: input.name }).returning();
-      let user: UserRow | null = null;
-      if (input.adminUser) {
-        [user] = await tx
-          .insert(users)
-          .values({
-            id: randomUUID(),
-            organizationId: organization.id,
-            email: input.adminUser.email ?? null,
-            username: input.adminUser.username ?? null,
-            passwordHash: await hashPassword(input.adminUser.password),
-            role: 'admin',
-          })
-          .returning();
-      }
-      const key = await createApiKey(tx, {
-        organizationId: organization.id,
-        name: 'initial admin key',
-        kind: 'current',
-        role: 'admin',
-        token: input.adminKey,
-        actorPrn: null,
-      });
-      return { organization, user, apiKey: key.token };
-    });
+    return await db.transaction((tx) => insertOrganization(tx, input));
   } catch (error) {
     throw userTaken(error) ?? (isUniqueViolation(error) ? conflict('already_exists', { resource: 'organization', name: input.name }) : error);
   }
+}
+
+/**
+ * The one way an organization is made (admin CLI and first start alike). Its first key belongs to
+ * the admin user when there is one, so `GET /users/me` names the user (as the public API does for
+ * every key) and events the key causes carry the user's prn as actor_prn.
+ */
+async function insertOrganization(tx: Executor, input: NewOrganization) {
+  const [organization] = await tx.insert(organizations).values({ id: randomUUID(), name: input.name }).returning();
+  let user: UserRow | null = null;
+  if (input.adminUser) {
+    [user] = await tx
+      .insert(users)
+      .values({
+        id: randomUUID(),
+        organizationId: organization.id,
+        email: input.adminUser.email ?? null,
+        username: input.adminUser.username ?? null,
+        passwordHash: await hashPassword(input.adminUser.password),
+        role: 'admin',
+      })
+      .returning();
+  }
+  const key = await createApiKey(tx, {
+    organizationId: organization.id,
+    name: 'initial admin key',
+    kind: 'current',
+    role: 'admin',
+    token: input.adminKey,
+    userId: user?.id,
+    actorPrn: null,
+  });
+  return { organization, user, apiKey: key.token };
 }
 
 /**
@@ -101,30 +109,12 @@ export async function bootstrapIfEmpty(db: Database, fixedKey: string | null): P
     const [{ n }] = await tx.select({ n: count() }).from(organizations);
     if (n > 0) return null;
     const password = randomBytes(18).toString('base64url');
-    const [organization] = await tx.insert(organizations).values({ id: randomUUID(), name: 'default' }).returning();
-    const [user] = await tx
-      .insert(users)
-      .values({
-        id: randomUUID(),
-        organizationId: organization.id,
-        username: BOOTSTRAP_ADMIN_USERNAME,
-        email: BOOTSTRAP_ADMIN_EMAIL,
-        passwordHash: await hashPassword(password),
-        role: 'admin',
-      })
-      .returning();
-    // The key belongs to the admin user, so `GET /users/me` names it (as the public API does for
-    // every key) and events the key causes carry the user's prn as actor_prn.
-    const key = await createApiKey(tx, {
-      organizationId: organization.id,
-      name: 'initial admin key',
-      kind: 'current',
-      role: 'admin',
-      token: fixedKey ?? undefined,
-      userId: user.id,
-      actorPrn: null,
+    const { organization, apiKey } = await insertOrganization(tx, {
+      name: 'default',
+      adminKey: fixedKey ?? undefined,
+      adminUser: { username: BOOTSTRAP_ADMIN_USERNAME, email: BOOTSTRAP_ADMIN_EMAIL, password },
     });
-    return { organization, apiKey: key.token, username: BOOTSTRAP_ADMIN_USERNAME, password };
+    return { organization, apiKey, username: BOOTSTRAP_ADMIN_USERNAME, password };
   });
 }
 

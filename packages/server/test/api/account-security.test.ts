@@ -182,6 +182,16 @@ describe('emails and usernames are unique across the server', () => {
   });
 });
 
+describe('a new organization (npm run admin -- org create)', () => {
+  it('gives its first key to its admin user, as the first start does, so GET /users/me names the user', async () => {
+    const username = `founder-${randomUUID().slice(0, 8)}`;
+    const made = await createOrganization(t.server.platform.db, { name: `org-${randomUUID()}`, adminUser: { username, password: 'a long enough password' } });
+    const me = await t.api('GET', '/users/me', undefined, { key: made.apiKey });
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ username, role: 'admin' });
+  });
+});
+
 describe('password hashes', () => {
   it('use scrypt with at least 16 MiB of memory per hash (memory-hard), a 16-byte salt and a 32-byte key', async () => {
     const { N, r, p, keyLength, saltBytes } = SCRYPT_PARAMETERS;
