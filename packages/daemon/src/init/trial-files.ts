@@ -2,7 +2,7 @@
  * What `canopy-daemon init` writes into the trial directory, as data: the file names, the
  * configuration, the custom metadata its binaries carry, and the release key's PEM. Pure.
  */
-import { createPublicKey } from 'node:crypto';
+import { signingKeyPublicKey } from '@canopy/sdk/signing';
 import path from 'node:path';
 
 export const TRIAL_FILES = {
@@ -44,10 +44,4 @@ export function trialMetadata(dir: string): Record<string, unknown> {
 }
 
 /** A signing key's stored value (base64 of the raw 32 bytes, or a PEM SPKI) as a PEM public key. */
-export function signingKeyPem(value: string): string {
-  const key = value.trimStart().startsWith('-----BEGIN')
-    ? createPublicKey(value)
-    : createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(value, 'base64').toString('base64url') }, format: 'jwk' });
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`the signing key is ${key.asymmetricKeyType}, not Ed25519`);
-  return key.export({ type: 'spki', format: 'pem' }).toString();
-}
+export const signingKeyPem = (value: string): string => signingKeyPublicKey(value).export({ type: 'spki', format: 'pem' }).toString();
