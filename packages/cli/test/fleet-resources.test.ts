@@ -1,4 +1,5 @@
 /** Artifacts, artifact versions, cohorts, devices and signing keys through the CLI against a real server. */
+import { createPublicKey } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generateSigningKeyPair } from '@canopy/sdk';
@@ -65,6 +66,18 @@ describe('signing keys', () => {
     expect(fs.statSync(path.join(dir, 'release.pem')).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'release.json'), 'utf8')).signing_key_prn).toBe(created.prn);
     expect((await canopy(['signing-keys', 'create', '--generate', 'release'], env)).code).toBe(2);
+  });
+
+  it('public-key prints the registered key as the PEM a device trusts, from either stored form', async () => {
+    const local = (await ok(['signing-keys', 'create', '--generate', 'exported'])).signing_key;
+    const privatePem = fs.readFileSync(path.join(env.CANOPY_CONFIG_DIR, 'signing-keys', 'exported.pem'), 'utf8');
+    const printed = await canopy(['signing-keys', 'public-key', local.prn], env);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(printed.stdout).toBe(createPublicKey(privatePem).export({ type: 'spki', format: 'pem' }));
+    const pair = generateSigningKeyPair();
+    const byPem = (await ok(['signing-keys', 'create', '--name', 'exported-pem', '--value', pair.publicKeyPem])).signing_key;
+    expect((await canopy(['signing-keys', 'public-key', byPem.prn], env)).stdout).toBe(pair.publicKeyPem);
+    expect((await canopy(['signing-keys', 'public-key', local.prn.replace(/[^:]+$/, '00000000-0000-0000-0000-000000000000')], env)).code).not.toBe(0);
   });
 
   it('--value, --value-path, get, list, update, delete', async () => {

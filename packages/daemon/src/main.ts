@@ -5,10 +5,12 @@
  *   canopy-daemon [run] [--config FILE]     run the agent (the default command)
  *   canopy-daemon check-config [--config FILE]
  *   canopy-daemon status [--config FILE] [--json]
+ *   canopy-daemon init DIR --cohort-prn PRN --signing-key-prn PRN [...]   (init/init.ts)
  */
 import { createDeviceClient } from '@canopy/sdk/device';
 import { DEFAULT_CONFIG_PATH, loadConfig, readConfigFile } from './config/load.ts';
 import { ConfigError } from './config/schema.ts';
+import { runInit } from './init/init.ts';
 import { builtInInstallers } from './installers/index.ts';
 import { createLogger } from './log.ts';
 import { readBootId, runRebootCommand } from './reboot.ts';
@@ -18,9 +20,11 @@ import { createUpdateAgent } from './update/agent.ts';
 import { createStateStore, readStateSync } from './update/state-store.ts';
 
 const USAGE = `usage: canopy-daemon [run|check-config|status] [--config FILE] [--json]
+       canopy-daemon init DIR --cohort-prn PRN --signing-key-prn PRN [options]
   run           check for updates and install them (default)
   check-config  validate the configuration file and the files it names, then exit
   status        print the release, bundle and slot the device runs, the last check and any install in progress
+  init          write a trial setup into DIR, against a running server (init --help lists its options)
   --config      configuration file (default ${DEFAULT_CONFIG_PATH})
 `;
 
@@ -108,6 +112,7 @@ async function run(configFile: string): Promise<number> {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  if (argv[0] === 'init') return runInit(argv.slice(1));
   const args = parseArgs(argv);
   if (typeof args === 'string') {
     process.stderr.write(`canopy-daemon: ${args}\n${USAGE}`);

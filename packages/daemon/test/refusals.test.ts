@@ -1,8 +1,9 @@
 /**
  * What the daemon refuses to install: a binary whose stored bytes were altered, one signed by a
  * key it does not trust, one with too few trusted signatures for `signature_threshold`, one
- * whose stored size differs from the declared size. Each time nothing is installed and the
- * server gets a `failed` report with the reason.
+ * whose stored size differs from the declared size, and, before downloading anything, one for an
+ * installer this device lacks or its metadata does not name. Each time nothing is installed and
+ * the server gets a `failed` report with the reason.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -38,13 +39,14 @@ afterAll(async () => {
 async function refusedWith(
   name: string,
   signers: Signer[],
-  options: { tamper?: (file: string) => void; whole?: (bytes: Buffer) => Buffer; trust?: Signer[]; threshold?: number } = {},
+  options: { tamper?: (file: string) => void; whole?: (bytes: Buffer) => Buffer; trust?: Signer[]; threshold?: number; metadata?: (target: string) => object; beforeDownload?: boolean } = {},
 ): Promise<string> {
   const cohortPrn = await createCohort(t.api, fleet, name);
   const device = await enrollDevice(t, fleet, cohortPrn, `refusal-${name}`);
   const target = path.join(device.dir, 'installed', 'app.bin');
   const bytes = randomBytes(256 * 1024);
-  const release = await publishRelease(t.api, cohortPrn, bytes, { canopy: { installer: 'file', file: { path: target }, reboot_required: false } }, signers, name);
+  const metadata = options.metadata?.(target) ?? { canopy: { installer: 'file', file: { path: target }, reboot_required: false } };
+  const release = await publishRelease(t.api, cohortPrn, bytes, metadata, signers, name);
   if (options.tamper) for (const file of storedBlobs(t, bytes)) options.tamper(file);
   if (options.whole) expect(replaceWholeBlobs(t, options.whole(bytes))).toBeGreaterThan(0);
   const trustedKeys = (options.trust ?? [trusted]).map((s) => s.publicPath);
@@ -61,7 +63,14 @@ async function refusedWith(
     expect(fs.existsSync(target)).toBe(false);
     expect(fs.existsSync(path.dirname(target))).toBe(false);
     // Nothing of the refused binary is kept to be installed later.
-    expect(fs.readdirSync(path.join(device.dir, 'downloads')).filter((f) => f.endsWith('.bin'))).toEqual([]);
+    const downloads = path.join(device.dir, 'downloads');
+    const downloaded = fs.existsSync(downloads) ? fs.readdirSync(downloads) : [];
+    expect(downloaded.filter((f) => f.endsWith('.bin'))).toEqual([]);
+    if (options.beforeDownload) {
+      // Refused before the transfer: not one byte fetched, nothing partial left.
+      expect(daemon.lines.filter((l) => /download/.test(l.msg)).map((l) => l.msg)).toEqual([]);
+      expect(downloaded).toEqual([]);
+    }
     const device_ = await t.api('GET', `/devices/${device.prn}`);
     expect(device_.body.device.reported_release_prn).toBeNull();
     return reports[1].reason!;
@@ -93,5 +102,18 @@ describe('the daemon refuses', () => {
   it('a binary whose stored size differs from the declared size', async () => {
     expect(await refusedWith('shorter', [trusted], { whole: (bytes) => bytes.subarray(0, 200 * 1024) })).toMatch(/size mismatch: expected 262144 bytes, got 204800/);
     expect(await refusedWith('longer', [trusted], { whole: (bytes) => Buffer.concat([bytes, Buffer.alloc(10)]) })).toMatch(/larger than its declared size 262144/);
+  });
+
+  it('before downloading, a binary for an installer this device is not configured for (avocado-ab without uboot_environment)', async () => {
+    const named = await refusedWith('ab-named', [trusted], { metadata: () => ({ canopy: { installer: 'avocado-ab' } }), beforeDownload: true });
+    expect(named).toMatch(/^ab-named-\d+: installer avocado-ab is not available on this device: avocado-ab needs uboot_environment in the configuration$/);
+    // No canopy metadata at all means avocado-ab (the schema's default): refused the same way.
+    const unnamed = await refusedWith('ab-default', [trusted], { metadata: () => ({}), beforeDownload: true });
+    expect(unnamed).toMatch(/installer avocado-ab is not available on this device: avocado-ab needs uboot_environment/);
+  });
+
+  it('before downloading, a binary whose metadata names an installer the daemon does not have', async () => {
+    const reason = await refusedWith('unknown-installer', [trusted], { metadata: () => ({ canopy: { installer: 'swupdate' } }), beforeDownload: true });
+    expect(reason).toMatch(/custom_metadata.canopy.installer: must be one of avocado-ab, file, script/);
   });
 });

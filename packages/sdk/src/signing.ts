@@ -57,8 +57,17 @@ export function signBinaryHash(privateKeyPem: string, hexHash: string): string {
 
 /** Checks a hex signature of a binary hash against a public key (PEM SPKI or base64 raw value). */
 export function verifyBinarySignature(publicKey: string, hexHash: string, hexSignature: string): boolean {
-  const key = publicKey.includes('BEGIN')
-    ? createPublicKey(publicKey)
-    : createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(publicKey, 'base64')]), format: 'der', type: 'spki' });
-  return verify(null, Buffer.from(normalisedHash(hexHash), 'ascii'), key, Buffer.from(hexSignature, 'hex'));
+  return verify(null, Buffer.from(normalisedHash(hexHash), 'ascii'), signingKeyPublicKey(publicKey), Buffer.from(hexSignature, 'hex'));
+}
+
+/**
+ * A signing key's `value` as the server stores it (base64 of the raw 32 bytes, or a PEM SPKI) as
+ * a public key: `.export({ type: 'spki', format: 'pem' })` is the PEM a device trusts.
+ */
+export function signingKeyPublicKey(value: string): KeyObject {
+  const key = value.includes('BEGIN')
+    ? createPublicKey(value)
+    : createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(value, 'base64')]), format: 'der', type: 'spki' });
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`signing keys are Ed25519, this one is ${key.asymmetricKeyType}`);
+  return key;
 }

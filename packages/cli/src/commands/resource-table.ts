@@ -9,6 +9,7 @@ import { bool, fileBase64, int, json, list, num, str } from './fields';
 import { createBinary, BINARY_UPLOAD_OPTIONS } from './handlers/binaries-create';
 import { createBinarySignature, BINARY_SIGNATURE_OPTIONS } from './handlers/binary-signatures-create';
 import { createSigningKey, SIGNING_KEY_OPTIONS } from './handlers/signing-keys-create';
+import { printSigningKeyPem } from './handlers/signing-keys-public-key';
 import { FIRMWARE_UPLOAD_OPTIONS, uploadFirmwareAction } from './handlers/firmwares-upload';
 import { X509_RESOURCE } from './handlers/x509';
 
@@ -418,7 +419,15 @@ export const RESOURCES: ResourceDef[] = [
             examples: ['canopy signing-keys create --generate release-2025', 'canopy signing-keys create --name ci --value-path ./ci-public.pem'],
           }
         : action,
-    ),
+    ).concat({
+      name: 'public-key',
+      summary: 'Print the public key as PEM (SPKI): the file a device trusts (canopy-daemon trusted_signing_keys).',
+      method: 'GET',
+      path: '/signing_keys/{prn}',
+      args: [prnArg('signing key', 'signing_key')],
+      handler: printSigningKeyPem,
+      examples: [`canopy signing-keys public-key ${examplePrn('signing_key')} > release.pub.pem`],
+    }),
   },
   {
     command: 'tunnels',

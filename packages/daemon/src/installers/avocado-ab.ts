@@ -46,10 +46,17 @@ interface AbSetup {
   slots: Record<Slot, string>;
 }
 
+/** What the configuration lacks for avocado-ab, or null: the installer's `unavailable`. */
+export function abSetupProblem(config: DaemonConfig): string | null {
+  if (!config.uboot_environment) return 'avocado-ab needs uboot_environment in the configuration';
+  if (!config.avocado_ab?.slots?.a || !config.avocado_ab.slots.b) return 'avocado-ab needs avocado_ab.slots.a and avocado_ab.slots.b in the configuration';
+  return null;
+}
+
 /** The environment and slots from the configuration, or an error naming the missing key. */
 export function abSetup(config: DaemonConfig): AbSetup {
-  if (!config.uboot_environment) throw new Error('avocado-ab needs uboot_environment in the configuration');
-  if (!config.avocado_ab?.slots?.a || !config.avocado_ab.slots.b) throw new Error('avocado-ab needs avocado_ab.slots.a and avocado_ab.slots.b in the configuration');
+  const problem = abSetupProblem(config);
+  if (problem || !config.uboot_environment || !config.avocado_ab) throw new Error(problem ?? 'avocado-ab is not configured');
   const env = openEnvironment(locationsFromConfig(config.uboot_environment.copies));
   const names = { ...DEFAULT_VARIABLE_NAMES, ...config.uboot_environment.variables };
   return { env, names, slots: { a: config.avocado_ab.slots.a, b: config.avocado_ab.slots.b } };
@@ -283,6 +290,7 @@ export async function avocadoAbTrialPending(config: DaemonConfig, stateDir: stri
 
 export const avocadoAbInstaller: Installer = {
   name: 'avocado-ab',
+  unavailable: abSetupProblem,
   install,
   confirm: confirmAvocadoAbTrial,
   trialPending: avocadoAbTrialPending,

@@ -67,6 +67,12 @@ export type ConfirmOutcome =
 
 export interface Installer {
   readonly name: InstallerName;
+  /**
+   * Why this device cannot use the installer (its configuration lacks what it writes to), or
+   * null. Asked before anything is downloaded, so a release the device cannot install fails at
+   * once instead of after the transfer.
+   */
+  unavailable?(config: DaemonConfig): string | null;
   install(context: InstallContext): Promise<InstallOutcome>;
   /** Only installers with a trial boot; absent means "installed" as soon as `install` resolves. */
   confirm?(context: ConfirmContext): Promise<ConfirmOutcome>;
@@ -91,11 +97,17 @@ export function createInstallerRegistry(installers: readonly Installer[]): Insta
   return registry;
 }
 
-/** The installer for a validated metadata object, or an error reason the loop reports as `failed`. */
+/**
+ * The installer for a validated metadata object, or an error reason the loop reports as `failed`:
+ * none registered by that name, or one this device's configuration cannot serve.
+ */
 export function pickInstaller(
   registry: InstallerRegistry,
   metadata: CanopyMetadata,
+  config: DaemonConfig,
 ): { installer: Installer } | { reason: string } {
   const installer = registry.get(metadata.installer);
-  return installer ? { installer } : { reason: `installer ${metadata.installer} is not available on this device` };
+  if (!installer) return { reason: `installer ${metadata.installer} is not available on this device` };
+  const problem = installer.unavailable?.(config);
+  return problem ? { reason: `installer ${metadata.installer} is not available on this device: ${problem}` } : { installer };
 }

@@ -258,8 +258,8 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       const final = count();
       options.write(
         convergeSeconds === null
-          ? `not converged within ${release.timeoutSeconds} s: ${final.installed} of ${options.devices} devices run the release`
-          : `converged: ${final.installed} of ${options.devices} devices run the release ${convergeSeconds.toFixed(1)} s after it was published`,
+          ? `not converged within ${release.timeoutSeconds} s: ${final.installed} of ${options.devices} device${options.devices === 1 ? '' : 's'} run${options.devices === 1 ? 's' : ''} the release`
+          : `converged: ${final.installed} of ${options.devices} device${options.devices === 1 ? '' : 's'} run${options.devices === 1 ? 's' : ''} the release ${convergeSeconds.toFixed(1)} s after it was published`,
       );
       return { releasePrn: published.releasePrn, published, phases: final, installed: final.installed, failedReports: failedReports - failedBefore, convergeSeconds, phaseSeconds };
     },

@@ -231,7 +231,7 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
       if ((state.phase as typeof phase).installed.includes(entry.binary_prn)) continue;
       const metadata = metadataOf(entry);
       if (typeof metadata === 'string') return fail(`${entry.artifact.name}: ${metadata}`);
-      const picked = pickInstaller(deps.installers, metadata);
+      const picked = pickInstaller(deps.installers, metadata, config);
       if ('reason' in picked) return fail(`${entry.artifact.name}: ${picked.reason}`);
       if (metadata.min_free_bytes !== undefined) {
         const where = metadata.file?.path ?? config.download_dir;
@@ -318,9 +318,13 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
       case 'idle':
         return 'continue';
       case 'downloading': {
+        // Everything the install will need is checked before any byte is fetched: metadata the
+        // daemon cannot read, or an installer this device lacks, fails the job now.
         for (const entry of phase.job.entries) {
           const metadata = metadataOf(entry);
           if (typeof metadata === 'string') return fail(`${entry.artifact.name}: ${metadata}`);
+          const picked = pickInstaller(deps.installers, metadata, config);
+          if ('reason' in picked) return fail(`${entry.artifact.name}: ${picked.reason}`);
         }
         const problem = await download(phase.job, signal);
         if (problem) return fail(problem);

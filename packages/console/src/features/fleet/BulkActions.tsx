@@ -6,6 +6,7 @@ import { useSession } from '../../api/session-context';
 import type { Device } from '../../api/types';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
 import type { NamedOption } from './FilterBuilder';
+import { countOf } from '../../ui/count';
 
 type Change = (device: Device) => Record<string, unknown>;
 
@@ -26,7 +27,7 @@ export function BulkActions({ selected, cohorts, onDone }: { selected: Device[];
       await Promise.all(Array.from({ length: 4 }, worker));
     },
     onSuccess: (_, { label }) => {
-      notifySuccess(`${label}: ${selected.length} device${selected.length === 1 ? '' : 's'}`);
+      notifySuccess(`${label}: ${countOf(selected.length, 'device')}`);
       onDone();
     },
     onError: notifyFailure,

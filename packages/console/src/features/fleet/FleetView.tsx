@@ -11,6 +11,7 @@ import { DeviceTable } from './DeviceTable';
 import { FleetCounts } from './FleetCounts';
 import { FilterBuilder } from './FilterBuilder';
 import { useDevicePage } from './queries';
+import { countOf } from '../../ui/count';
 
 // Shown only once devices are selected, so its inputs (Mantine's Select and TagsInput, about a
 // third of the screen's code) are not part of the view's first load.
@@ -102,7 +103,7 @@ export function FleetView({ search, onSearch }: { search: FleetSearch; onSearch(
           Previous page
         </Button>
         <Text size="sm" c="dimmed">
-          {rows.length} devices on this page
+          {countOf(rows.length, 'device')} on this page
         </Text>
         <Button
           variant="default"

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import type { Release } from '../../api/types';
 import { Time } from '../../ui/Time';
 import { chainOrder, describePhase } from './chain-order';
+import { countOf } from '../../ui/count';
 
 interface Props {
   releases: Release[];
@@ -56,7 +57,7 @@ function ChainLink({ release, editable, onSavePhase, saving }: { release: Releas
           Phase: {describePhase(release)}
         </Text>
         {release.phase_mode === 'numeric' && release.phase_value !== null && release.phase_value !== 1 && (
-          <Text size="xs">{release.phase_claim_count} devices claimed a slot</Text>
+          <Text size="xs">{countOf(release.phase_claim_count, 'device')} claimed a slot</Text>
         )}
         {release.schedule_date && (
           <Text size="xs">
