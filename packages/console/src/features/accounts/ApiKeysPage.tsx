@@ -41,7 +41,7 @@ function CreateApiKey() {
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('read');
   const [key, setKey] = useState<string | null>(null);
-  const create = useCreateResource<{ name: string; role: Role }, { api_key: { key: string } }>('api_keys', ['api-keys'], (body) => `API key ${body.name} created`, (answer) => {
+  const create = useCreateResource('/api_keys', ['api-keys'], (body) => `API key ${body.name} created`, (answer) => {
     setKey(answer.api_key.key);
     setName('');
   });
@@ -80,7 +80,7 @@ function ApiKeyList() {
       ]}
       empty={{ title: 'No API keys yet', text: 'Create a key above for a script or a CI pipeline; give it the smallest role it needs.' }}
       remove={{
-        collection: 'api_keys',
+        path: '/api_keys/{prn}',
         verb: 'Revoke',
         question: (k) => `Revoke the key ${k.name}? It stops working at once.`,
         done: (k) => `API key ${k.name} revoked`,

@@ -89,7 +89,7 @@ function UserList() {
         { header: 'Created', cell: (user) => <Time value={user.inserted_at} /> },
       ]}
       empty={{ title: 'No users yet', text: 'Create a user above so a colleague can sign in with a password.' }}
-      remove={{ collection: 'users', question: (user) => `Delete ${user.username ?? user.email}? Their sessions stop working at once.`, done: () => 'User deleted' }}
+      remove={{ path: '/users/{prn}', question: (user) => `Delete ${user.username ?? user.email}? Their sessions stop working at once.`, done: () => 'User deleted' }}
     />
   );
 }

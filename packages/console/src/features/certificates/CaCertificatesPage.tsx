@@ -51,7 +51,7 @@ function RegisterCa() {
     onSuccess: (body) => setCode(body.verification_code),
     onError: notifyFailure,
   });
-  const register = useCreateResource<{ certificate: string; verification_certificate: string; description: string | null }>('ca_certificates', ['ca-certificates'], () => 'CA certificate registered', () => {
+  const register = useCreateResource('/ca_certificates', ['ca-certificates'], () => 'CA certificate registered', () => {
     setCode(null);
     setCa('');
     setVerification('');
@@ -132,7 +132,7 @@ function CaList() {
       ]}
       empty={{ title: 'No CA certificates yet', text: "Register the CA that issues your devices' certificates above, so those devices can connect." }}
       remove={{
-        collection: 'ca_certificates',
+        path: '/ca_certificates/{prn}',
         question: () => 'Delete this CA certificate? Devices whose certificates chain only to it stop authenticating at once.',
         done: () => 'CA certificate deleted',
       }}

@@ -44,7 +44,7 @@ export function DeviceCertificates({ devicePrn }: { devicePrn: string }) {
             text: 'The device authenticates with a certificate its CA issued. Paste one below to register it, or let just-in-time provisioning register it on first connection.',
           }}
           remove={{
-            collection: 'device_certificates',
+            path: '/device_certificates/{prn}',
             question: () => 'Delete this certificate? It stops authenticating new connections at once.',
             done: () => 'Device certificate deleted',
           }}
@@ -57,7 +57,7 @@ export function DeviceCertificates({ devicePrn }: { devicePrn: string }) {
 
 function RegisterCertificate({ devicePrn, listKey }: { devicePrn: string; listKey: string[] }) {
   const [pem, setPem] = useState('');
-  const add = useCreateResource<{ device_prn: string; certificate: string }>('device_certificates', listKey, () => 'Device certificate registered', () => setPem(''));
+  const add = useCreateResource('/device_certificates', listKey, () => 'Device certificate registered', () => setPem(''));
   return (
     <CreateForm title="Register a certificate" submitLabel="Register certificate" pending={add.isPending} error={add.error} onSubmit={() => add.mutate({ device_prn: devicePrn, certificate: base64OfPem(pem) })}>
       <Textarea label="Device certificate (PEM)" autosize minRows={2} maxRows={8} styles={{ input: { fontFamily: 'monospace' } }} value={pem} onChange={(e) => setPem(e.currentTarget.value)} required />

@@ -123,7 +123,7 @@ function OpenTunnel({ devicePrn }: { devicePrn: string }) {
   const [port, setPort] = useState<number | string>(22);
   const [allowlist, setAllowlist] = useState<string[]>([]);
   const [ttl, setTtl] = useState<number | string>(3600);
-  const open = useCreateResource<Record<string, unknown>>('tunnels', ['tunnels', devicePrn], () => 'Tunnel requested: the device opens it at its next check');
+  const open = useCreateResource('/tunnels', ['tunnels', devicePrn], () => 'Tunnel requested: the device opens it at its next check');
   return (
     <CreateForm
       title="Open a tunnel"

@@ -38,7 +38,7 @@ function CreateWebhook() {
   const [events, setEvents] = useState<string[]>(['device.release_changed']);
   const [enabled, setEnabled] = useState(true);
   const [secret, setSecret] = useState<string | null>(null);
-  const create = useCreateResource<WebhookBody, { webhook: Webhook & { secret: string } }>('webhooks', ['webhooks'], (body) => `Webhook for ${body.url} created`, (answer) => {
+  const create = useCreateResource('/webhooks', ['webhooks'], (body) => `Webhook for ${body.url} created`, (answer) => {
     setSecret(answer.webhook.secret);
     setUrl('');
     setDescription('');
