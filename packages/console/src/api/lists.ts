@@ -20,7 +20,7 @@ export async function listEvery<P extends ListPath, K extends ItemsKey<P>>(clien
   const items: ListItem<P, K>[] = [];
   let page: string | null = null;
   for (let i = 0; i < 20; i++) {
-    const next: ListOf<ListItem<P, K>> = await listPage(client, path, key, { ...(query as object), limit: 100, ...(page ? { page } : {}) } as QueryOf<P>, pathParams);
+    const next: ListOf<ListItem<P, K>> = await listPage(client, path, key, { ...(query as object), limit: 100, ...(page ? { page } : {}) } as unknown as QueryOf<P>, pathParams);
     items.push(...next.items);
     page = next.next_page;
     if (!page) break;

@@ -5,8 +5,8 @@
  * whose public key matches the file's.
  */
 import { Alert, Button, Code, FileInput, Group, Paper, Select, Stack, TextInput, Title } from '@mantine/core';
-import { signerFromPrivateKeyPem, webCryptoHasEd25519 } from '@canopy/sdk/browser';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { signerFromPrivateKeyPem } from '@canopy/sdk/browser';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSession } from '../../api/session-context';
 import { ApiErrorAlert } from '../../ui/ApiError';
@@ -14,7 +14,7 @@ import { notifySuccess } from '../../ui/notify';
 import { ResourceTable } from '../../ui/ResourceTable';
 import type { Binary } from '../artifacts/queries';
 import { useSigningKeys } from '../signing-keys/queries';
-import { addSignature, binaryKeys, useSignatures, type BinarySignature } from './queries';
+import { addSignature, binaryKeys, useSignatures, useWebCryptoEd25519, type BinarySignature } from './queries';
 
 const SIGNABLE = new Set(['signable', 'signed']);
 
@@ -54,7 +54,7 @@ function AddSignature({ binary }: { binary: Binary }) {
   const [signingKeyPrn, setSigningKeyPrn] = useState<string | null>(null);
   const [signature, setSignature] = useState('');
   const [keyFile, setKeyFile] = useState<File | null>(null);
-  const ed25519 = useQuery({ queryKey: ['webcrypto-ed25519'], queryFn: () => webCryptoHasEd25519(), staleTime: Infinity });
+  const ed25519 = useWebCryptoEd25519();
   const attach = useMutation({
     mutationFn: (body: { signing_key_prn: string; signature: string }) => addSignature(client, { binary_prn: binary.prn, ...body }),
     onSuccess: () => {

@@ -1,6 +1,6 @@
 /** One binary, its parts and its signatures, through the SDK's typed client. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CanopyClient } from '@canopy/sdk/browser';
+import { webCryptoHasEd25519, type CanopyClient } from '@canopy/sdk/browser';
 import { answerOf, listEvery } from '../../api/lists';
 import type { BodyOf, ListItem } from '../../api/paths';
 import { useSession } from '../../api/session-context';
@@ -16,6 +16,7 @@ export const binaryKeys = {
   parts: (prn: string) => ['binary-parts', prn] as const,
   partsIn: (prn: string, state: string) => ['binary-parts', prn, state] as const,
   signatures: (prn: string) => ['binary-signatures', prn] as const,
+  webCryptoEd25519: ['webcrypto-ed25519'] as const,
 };
 
 /** One binary, read again every second while the server is verifying it. */
@@ -32,6 +33,9 @@ export const partsQuery = (client: CanopyClient, prn: string, state: string) =>
 
 export const signaturesQuery = (client: CanopyClient, binaryPrn: string) =>
   queryOptions({ queryKey: binaryKeys.signatures(binaryPrn), queryFn: () => listEvery(client, '/binary_signatures', 'binary_signatures', { search: `binary_prn:'${binaryPrn}'` }) });
+
+/** Whether this browser signs Ed25519 with WebCrypto (asked once). */
+export const useWebCryptoEd25519 = () => useQuery({ queryKey: binaryKeys.webCryptoEd25519, queryFn: () => webCryptoHasEd25519(), staleTime: Infinity });
 
 export function useBinary(prn: string) {
   const { client } = useSession();

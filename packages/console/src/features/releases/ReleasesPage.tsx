@@ -9,7 +9,7 @@ import { bundleLabel, useBundles } from '../bundles/queries';
 import { namesOf, useCohorts } from '../products/queries';
 import { describePhase } from './chain-order';
 import { HaltedBanner } from './HaltedBanner';
-import { useAllReleases, useCohortReleases } from './queries';
+import { releaseKeys, useAllReleases, useCohortReleases } from './queries';
 import { ReleaseForm } from './ReleaseForm';
 
 export interface ReleasesSearch {
@@ -54,7 +54,7 @@ export function ReleasesPage({ search, onSearch }: { search: ReleasesSearch; onS
       <ResourceTable<Release>
         label="Releases"
         query={releases}
-        listKey={['releases']}
+        listKey={releaseKeys.lists}
         rowTestId="release-row"
         minWidth={760}
         columns={[
