@@ -24,7 +24,7 @@ const SIGN_OUT_WAIT_MS = 5_000;
  */
 async function revokeOnServer(session: Session): Promise<void> {
   try {
-    await clientFor(session.apiKey).request('DELETE', '/users/me/session', { signal: AbortSignal.timeout(SIGN_OUT_WAIT_MS) });
+    await clientFor(session.apiKey).api.DELETE('/users/me/session', { signal: AbortSignal.timeout(SIGN_OUT_WAIT_MS) });
   } catch {
     // Offline, expired or a plain key: signing out here must still happen.
   }

@@ -6,6 +6,7 @@
 import { Table, VisuallyHidden } from '@mantine/core';
 import type { QueryKey, UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import type { DeleteByPrnPath, DeleteTarget } from '../api/paths';
 import { useSession } from '../api/session-context';
 import { ApiErrorAlert } from './ApiError';
 import { ConfirmButton } from './ConfirmButton';
@@ -22,8 +23,10 @@ export interface Column<T> {
 }
 
 export interface DeleteAction<T> {
-  /** The collection of `DELETE /{collection}/{prn}`. */
-  collection: string;
+  /** The path of its DELETE by the item's prn, e.g. `/products/{prn}`. */
+  path?: DeleteByPrnPath;
+  /** The DELETE of an item when it needs more than its prn (a member of a group). */
+  target?(item: T): DeleteTarget;
   question(item: T): string;
   done(item: T): string;
   /** The button's word, when the API's DELETE is not a deletion to the user (Revoke for a key). */
@@ -43,7 +46,7 @@ export interface ResourceTableProps<T> {
   listKey: QueryKey;
   columns: Column<T>[];
   empty: { title: string; text: ReactNode };
-  /** Only items with a prn can be deleted (`DELETE /{collection}/{prn}`). */
+  /** Only items with a prn can be deleted (`DELETE /products/{prn}`). */
   remove?: T extends { prn: string } ? DeleteAction<T> : never;
   /** The row's React key; the prn by default (for rows that have none, such as delivery attempts). */
   rowKey?(item: T): string;
@@ -58,7 +61,8 @@ const prnOf = (item: unknown) => (item as { prn: string }).prn;
 export function ResourceTable<T>({ label, query, listKey, columns, empty, remove, rowKey = prnOf, rowTestId, minWidth = 520, loadingRows }: ResourceTableProps<T>) {
   const { canWrite } = useSession();
   const action = remove as DeleteAction<T & { prn: string }> | undefined;
-  const deleteItem = useDeleteResource<T & { prn: string }>(action?.collection ?? '', listKey, (item) => action?.done(item) ?? '');
+  const target = action?.target ?? (action?.path ? (item: T & { prn: string }): DeleteTarget => ({ path: action.path!, params: { prn: item.prn } }) : null);
+  const deleteItem = useDeleteResource<T & { prn: string }>(target, listKey, (item) => action?.done(item) ?? '');
   const withDelete = Boolean(action && (canWrite || action.anyRole));
   if (query.error) return <ApiErrorAlert error={query.error} />;
   if (query.isPending) return <LoadingRows rows={loadingRows} label={`Loading ${label.toLowerCase()}`} />;

@@ -192,13 +192,13 @@ describe('bundles, releases across cohorts and bundle overrides', () => {
     await page.getByTestId('override-device-row').waitFor();
     expect(await page.getByTestId('override-device-row').textContent()).toContain(identifier);
     const [override] = (await server.api('GET', '/bundle_overrides')).body.bundle_overrides;
-    expect((await server.api('GET', `/bundle_overrides/${override.prn}/devices`)).body.bundle_override_devices.map((d: { device_prn: string }) => d.device_prn)).toEqual([deviceIds[0].prn]);
+    expect((await server.api('GET', `/bundle_overrides/${override.prn}/devices`)).body.devices.map((d: { device_prn: string }) => d.device_prn)).toEqual([deviceIds[0].prn]);
     await expectAccessible(page, 'bundle override with a device');
 
     await page.getByTestId('override-device-row').getByRole('button', { name: 'Delete' }).click();
     await confirmDialog(page);
     await page.getByText('No devices in this override').waitFor();
-    expect((await server.api('GET', `/bundle_overrides/${override.prn}/devices`)).body.bundle_override_devices).toEqual([]);
+    expect((await server.api('GET', `/bundle_overrides/${override.prn}/devices`)).body.devices).toEqual([]);
   });
 
   it('shows a read-only user the lists but no create form', async () => {

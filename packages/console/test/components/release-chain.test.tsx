@@ -1,14 +1,14 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { Release } from '../../src/api/types';
+import type { Release } from '../../src/features/releases/queries';
 import { chainOrder, describePhase } from '../../src/features/releases/chain-order';
 import { ReleaseChain } from '../../src/features/releases/ReleaseChain';
 import { renderWithTheme } from './render';
 
 function release(name: string, previous: string | null, next: string | null, extra: Partial<Release> = {}): Release {
   return {
-    prn: `prn:${name}`, name, bundle_prn: 'b', cohort_prn: 'c', description: null, required: false, disabled: false, schedule_date: null, schedule_complete: true,
-    version: null, phase_mode: 'numeric', phase_tags: null, phase_type: null, phase_value: 1, phase_claim_count: 0, version_requirement: null, halted_at: null, inserted_at: '2026-01-01T00:00:00Z',
+    prn: `prn:${name}`, organization_prn: 'prn:1:org', updated_at: '2026-01-01T00:00:00Z', name, bundle_prn: 'b', cohort_prn: 'c', description: null, required: false, disabled: false, schedule_date: null, schedule_complete: true,
+    version: null, phase_mode: 'numeric', phase_tags: null, phase_type: null, phase_value: 1, phase_claim_count: 0, version_requirement: null, halt_failure_ratio: null, halt_min_reports: 10, halted_at: null, inserted_at: '2026-01-01T00:00:00Z',
     previous_release_prn: previous ? `prn:${previous}` : null, next_release_prn: next ? `prn:${next}` : null, ...extra,
   };
 }

@@ -1,27 +1,15 @@
 /** API keys (admins only): list, create (name, role; the key is shown once), revoke. */
 import { Badge, Code, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listEvery } from '../../api/lists';
 import type { Role } from '../../api/session';
-import { useSession } from '../../api/session-context';
 import { AdminOnly } from '../../ui/AdminOnly';
 import { CreateForm } from '../../ui/CreateForm';
 import { ResourceTable } from '../../ui/ResourceTable';
 import { SecretOnce } from '../../ui/SecretOnce';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
+import { accountKeys, useApiKeys, type ApiKey } from './queries';
 import { RoleSelect } from './RoleSelect';
-
-interface ApiKey {
-  prn: string;
-  name: string;
-  role: Role;
-  token_prefix: string;
-  user_prn: string | null;
-  revoked_at: string | null;
-  inserted_at: string;
-}
 
 export function ApiKeysPage() {
   return (
@@ -41,8 +29,8 @@ function CreateApiKey() {
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('read');
   const [key, setKey] = useState<string | null>(null);
-  const create = useCreateResource<{ name: string; role: Role }, { api_key: { key: string } }>('api_keys', ['api-keys'], (body) => `API key ${body.name} created`, (answer) => {
-    setKey(answer.api_key.key);
+  const create = useCreateResource('/api_keys', accountKeys.apiKeys, (body) => `API key ${body.name} created`, (answer) => {
+    setKey(answer.api_key.key ?? null);
     setName('');
   });
   return (
@@ -63,13 +51,12 @@ function CreateApiKey() {
 }
 
 function ApiKeyList() {
-  const { client } = useSession();
-  const keys = useQuery({ queryKey: ['api-keys'], queryFn: () => listEvery<ApiKey>(client, '/api_keys', 'api_keys', { order: 'asc' }) });
+  const keys = useApiKeys();
   return (
     <ResourceTable<ApiKey>
       label="API keys"
       query={keys}
-      listKey={['api-keys']}
+      listKey={accountKeys.apiKeys}
       rowTestId="api-key-row"
       minWidth={560}
       columns={[
@@ -80,7 +67,7 @@ function ApiKeyList() {
       ]}
       empty={{ title: 'No API keys yet', text: 'Create a key above for a script or a CI pipeline; give it the smallest role it needs.' }}
       remove={{
-        collection: 'api_keys',
+        path: '/api_keys/{prn}',
         verb: 'Revoke',
         question: (k) => `Revoke the key ${k.name}? It stops working at once.`,
         done: (k) => `API key ${k.name} revoked`,

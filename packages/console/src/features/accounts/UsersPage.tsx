@@ -1,8 +1,7 @@
 /** Users of the organization (admins only): list, create (email and/or username, password, role), delete. */
 import { Badge, Button, Group, Paper, PasswordInput, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listEvery } from '../../api/lists';
 import type { Role } from '../../api/session';
 import { useSession } from '../../api/session-context';
 import { AdminOnly } from '../../ui/AdminOnly';
@@ -10,15 +9,8 @@ import { ApiErrorAlert } from '../../ui/ApiError';
 import { ResourceTable } from '../../ui/ResourceTable';
 import { notifySuccess } from '../../ui/notify';
 import { Time } from '../../ui/Time';
+import { accountKeys, createUser, useUsers, type User } from './queries';
 import { RoleSelect } from './RoleSelect';
-
-interface User {
-  prn: string;
-  email: string | null;
-  username: string | null;
-  role: Role;
-  inserted_at: string;
-}
 
 export function UsersPage() {
   return (
@@ -42,13 +34,13 @@ function CreateUser() {
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<Role>('read');
   const create = useMutation({
-    mutationFn: () => client.request('POST', '/users', { body: { email: email.trim() || null, username: username.trim() || null, password, role } }),
+    mutationFn: () => createUser(client, { email: email.trim() || null, username: username.trim() || null, password, role }),
     onSuccess: () => {
       notifySuccess(`User ${username || email} created`);
       setEmail('');
       setUsername('');
       setPassword('');
-      void queries.invalidateQueries({ queryKey: ['users'] });
+      void queries.invalidateQueries({ queryKey: accountKeys.users });
     },
   });
   return (
@@ -75,13 +67,12 @@ function CreateUser() {
 }
 
 function UserList() {
-  const { client } = useSession();
-  const users = useQuery({ queryKey: ['users'], queryFn: () => listEvery<User>(client, '/users', 'users', { order: 'asc' }) });
+  const users = useUsers();
   return (
     <ResourceTable<User>
       label="Users"
       query={users}
-      listKey={['users']}
+      listKey={accountKeys.users}
       rowTestId="user-row"
       columns={[
         { header: 'User', cell: (user) => [user.username, user.email].filter(Boolean).join(' / ') },
@@ -89,7 +80,7 @@ function UserList() {
         { header: 'Created', cell: (user) => <Time value={user.inserted_at} /> },
       ]}
       empty={{ title: 'No users yet', text: 'Create a user above so a colleague can sign in with a password.' }}
-      remove={{ collection: 'users', question: (user) => `Delete ${user.username ?? user.email}? Their sessions stop working at once.`, done: () => 'User deleted' }}
+      remove={{ path: '/users/{prn}', question: (user) => `Delete ${user.username ?? user.email}? Their sessions stop working at once.`, done: () => 'User deleted' }}
     />
   );
 }

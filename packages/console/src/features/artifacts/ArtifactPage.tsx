@@ -9,11 +9,11 @@ import { ResourceTable } from '../../ui/ResourceTable';
 import { LoadingRows } from '../../ui/States';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
-import { useArtifactVersions, useOne, type Artifact, type ArtifactVersion } from './queries';
+import { artifactKeys, useArtifact, useArtifactVersions, type ArtifactVersion } from './queries';
 
 export function ArtifactPage({ prn }: { prn: string }) {
   const { canWrite } = useSession();
-  const artifact = useOne<Artifact>('artifacts', 'artifact', prn);
+  const artifact = useArtifact(prn);
   const versions = useArtifactVersions(prn);
   if (artifact.error) return <ApiErrorAlert error={artifact.error} title="Could not load the artifact" />;
   if (artifact.isPending) return <LoadingRows label="Loading artifact" />;
@@ -29,7 +29,7 @@ export function ArtifactPage({ prn }: { prn: string }) {
       <ResourceTable<ArtifactVersion>
         label="Versions"
         query={versions}
-        listKey={['artifact-versions', prn]}
+        listKey={artifactKeys.versionsOf(prn)}
         rowTestId="version-row"
         columns={[
           { header: 'Version', cell: (v) => <AnchorLink to="/artifact-versions/$prn" params={{ prn: v.prn }}>{v.version}</AnchorLink> },
@@ -37,7 +37,7 @@ export function ArtifactPage({ prn }: { prn: string }) {
           { header: 'Created', cell: (v) => <Time value={v.inserted_at} /> },
         ]}
         empty={{ title: 'No versions yet', text: 'Add a version above (such as 1.4.0), then upload its binaries, one per target.' }}
-        remove={{ collection: 'artifact_versions', question: (v) => `Delete version ${v.version}? A version with binaries or in a bundle cannot be deleted.`, done: (v) => `Version ${v.version} deleted` }}
+        remove={{ path: '/artifact_versions/{prn}', question: (v) => `Delete version ${v.version}? A version with binaries or in a bundle cannot be deleted.`, done: (v) => `Version ${v.version} deleted` }}
       />
     </Stack>
   );
@@ -46,7 +46,7 @@ export function ArtifactPage({ prn }: { prn: string }) {
 function CreateVersion({ artifactPrn }: { artifactPrn: string }) {
   const [version, setVersion] = useState('');
   const [description, setDescription] = useState('');
-  const create = useCreateResource<{ artifact_prn: string; version: string; description: string | null }>('artifact_versions', ['artifact-versions', artifactPrn], (body) => `Version ${body.version} created`, () => {
+  const create = useCreateResource('/artifact_versions', artifactKeys.versionsOf(artifactPrn), (body) => `Version ${body.version} created`, () => {
     setVersion('');
     setDescription('');
   });

@@ -8,13 +8,13 @@ import { LoadingRows } from '../../ui/States';
 import { Time } from '../../ui/Time';
 import { BinaryUpload } from '../binaries/BinaryUpload';
 import { stateColour } from '../binaries/BinaryStates';
-import { useBinariesOf, useOne, type ArtifactVersion, type Binary } from './queries';
+import { artifactKeys, useArtifactVersion, useBinariesOf, type Binary } from './queries';
 
 export const formatBytes = (size: number) => (size >= 1024 * 1024 ? `${(size / (1024 * 1024)).toFixed(1)} MiB` : `${size} B`);
 
 export function ArtifactVersionPage({ prn }: { prn: string }) {
   const { canWrite } = useSession();
-  const version = useOne<ArtifactVersion>('artifact_versions', 'artifact_version', prn);
+  const version = useArtifactVersion(prn);
   const binaries = useBinariesOf(prn);
   if (version.error) return <ApiErrorAlert error={version.error} title="Could not load the version" />;
   if (version.isPending) return <LoadingRows label="Loading version" />;
@@ -37,7 +37,7 @@ export function ArtifactVersionPage({ prn }: { prn: string }) {
       <ResourceTable<Binary>
         label="Binaries"
         query={binaries}
-        listKey={['binaries', prn]}
+        listKey={artifactKeys.binariesOf(prn)}
         rowTestId="binary-row"
         columns={[
           { header: 'Target', cell: (b) => <AnchorLink to="/binaries/$prn" params={{ prn: b.prn }}>{b.target}</AnchorLink> },

@@ -7,7 +7,7 @@ import { CreateForm } from '../../ui/CreateForm';
 import { ResourceTable } from '../../ui/ResourceTable';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
-import { useArtifacts, type Artifact } from './queries';
+import { artifactKeys, useArtifacts, type Artifact } from './queries';
 
 export function ArtifactsPage() {
   const { canWrite } = useSession();
@@ -21,7 +21,7 @@ export function ArtifactsPage() {
       <ResourceTable<Artifact>
         label="Artifacts"
         query={artifacts}
-        listKey={['artifacts']}
+        listKey={artifactKeys.list}
         rowTestId="artifact-row"
         columns={[
           { header: 'Name', cell: (a) => <AnchorLink to="/artifacts/$prn" params={{ prn: a.prn }}>{a.name}</AnchorLink> },
@@ -29,7 +29,7 @@ export function ArtifactsPage() {
           { header: 'Created', cell: (a) => <Time value={a.inserted_at} /> },
         ]}
         empty={{ title: 'No artifacts yet', text: 'An artifact is something you ship, such as an OS image. Create one above, then add versions and upload their binaries.' }}
-        remove={{ collection: 'artifacts', question: (a) => `Delete the artifact ${a.name}? Only an artifact without versions can be deleted.`, done: (a) => `Artifact ${a.name} deleted` }}
+        remove={{ path: '/artifacts/{prn}', question: (a) => `Delete the artifact ${a.name}? Only an artifact without versions can be deleted.`, done: (a) => `Artifact ${a.name} deleted` }}
       />
     </Stack>
   );
@@ -38,7 +38,7 @@ export function ArtifactsPage() {
 function CreateArtifact() {
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
-  const create = useCreateResource<{ name: string; description: string | null }>('artifacts', ['artifacts'], (body) => `Artifact ${body.name} created`, () => {
+  const create = useCreateResource('/artifacts', artifactKeys.list, (body) => `Artifact ${body.name} created`, () => {
     setName('');
     setDescription('');
   });

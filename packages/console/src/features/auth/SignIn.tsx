@@ -2,20 +2,9 @@
 import { Button, Center, Paper, PasswordInput, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { clientFor } from '../../api/client';
-import type { Role, Session } from '../../api/session';
 import { useSession } from '../../api/session-context';
 import { ApiErrorAlert } from '../../ui/ApiError';
-
-interface Me {
-  data: { username: string | null; email: string | null; role: Role; organization_prn: string };
-}
-
-/** Who a key acts as: GET /users/me answers the role for user tokens and plain keys alike. */
-async function sessionFor(apiKey: string): Promise<Session> {
-  const me = await clientFor(apiKey).request<Me>('GET', '/users/me');
-  return { apiKey, role: me.data.role, name: me.data.username ?? me.data.email ?? 'API key', organizationPrn: me.data.organization_prn };
-}
+import { sessionFor, tokenFor } from './api';
 
 export function SignIn() {
   const { signIn } = useSession();
@@ -27,8 +16,7 @@ export function SignIn() {
     mutationFn: async () => {
       if (mode === 'key') return sessionFor(apiKey.trim());
       const body = login.includes('@') ? { email: login.trim(), password } : { username: login.trim(), password };
-      const answer = await clientFor(null).request<{ data: { token: string } }>('POST', '/users/auth', { body });
-      return sessionFor(answer.data.token);
+      return sessionFor(await tokenFor(body));
     },
     onSuccess: signIn,
   });

@@ -3,9 +3,8 @@
  * verifying it), its parts, and its signatures (add, sign in the browser, delete).
  */
 import { Badge, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../../api/session-context';
-import { listEvery } from '../../api/lists';
 import { AnchorLink } from '../../ui/AnchorLink';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { ConfirmButton } from '../../ui/ConfirmButton';
@@ -13,19 +12,13 @@ import { ResourceTable } from '../../ui/ResourceTable';
 import { LoadingRows } from '../../ui/States';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
 import { formatBytes } from '../artifacts/ArtifactVersionPage';
-import { useOne, type Binary } from '../artifacts/queries';
-import { BinaryStates, isMoving, stateColour } from './BinaryStates';
+import type { Binary } from '../artifacts/queries';
+import { BinaryStates, stateColour } from './BinaryStates';
 import { BinarySignatures } from './BinarySignatures';
-
-interface BinaryPart {
-  index: number;
-  size: number;
-  hash: string;
-  state: string;
-}
+import { binaryKeys, patchBinary, useBinary, useParts, type BinaryPart } from './queries';
 
 export function BinaryPage({ prn }: { prn: string }) {
-  const binary = useOne<Binary>('binaries', 'binary', prn, (data) => (isMoving(data?.state) ? 1000 : false));
+  const binary = useBinary(prn);
   if (binary.error) return <ApiErrorAlert error={binary.error} title="Could not load the binary" />;
   if (binary.isPending) return <LoadingRows label="Loading binary" />;
   const b = binary.data;
@@ -59,10 +52,10 @@ function StateActions({ binary }: { binary: Binary }) {
   const { client, canWrite } = useSession();
   const queries = useQueryClient();
   const move = useMutation({
-    mutationFn: (state: string) => client.request('PATCH', `/binaries/${encodeURIComponent(binary.prn)}`, { body: { prn: binary.prn, state } }),
+    mutationFn: (state: 'hashing' | 'destroyed') => patchBinary(client, binary.prn, { state }),
     onSuccess: (_, state) => {
       notifySuccess(`Binary moved to ${state}`);
-      void queries.invalidateQueries({ queryKey: ['binary', binary.prn] });
+      void queries.invalidateQueries({ queryKey: binaryKeys.one(binary.prn) });
     },
     onError: notifyFailure,
   });
@@ -78,11 +71,7 @@ function StateActions({ binary }: { binary: Binary }) {
 }
 
 function Parts({ prn, state }: { prn: string; state: string }) {
-  const { client } = useSession();
-  const parts = useQuery({
-    queryKey: ['binary-parts', prn, state],
-    queryFn: () => listEvery<BinaryPart>(client, `/binaries/${encodeURIComponent(prn)}/parts`, 'binary_parts', { order: 'asc' }),
-  });
+  const parts = useParts(prn, state);
   return (
     <Stack gap="xs">
       <Title order={2} size="h3">
@@ -91,7 +80,7 @@ function Parts({ prn, state }: { prn: string; state: string }) {
       <ResourceTable<BinaryPart>
         label="Parts"
         query={parts}
-        listKey={['binary-parts', prn]}
+        listKey={binaryKeys.parts(prn)}
         // A part has no prn of its own: its index is its key.
         rowKey={(part) => String(part.index)}
         rowTestId="part-row"

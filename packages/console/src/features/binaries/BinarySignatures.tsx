@@ -5,33 +5,24 @@
  * whose public key matches the file's.
  */
 import { Alert, Button, Code, FileInput, Group, Paper, Select, Stack, TextInput, Title } from '@mantine/core';
-import { signerFromPrivateKeyPem, webCryptoHasEd25519, type Binary } from '@canopy/sdk/browser';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { signerFromPrivateKeyPem } from '@canopy/sdk/browser';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listEvery } from '../../api/lists';
 import { useSession } from '../../api/session-context';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { notifySuccess } from '../../ui/notify';
 import { ResourceTable } from '../../ui/ResourceTable';
-import { useSigningKeys } from '../signing-keys/SigningKeysPage';
-
-interface BinarySignature {
-  prn: string;
-  binary_prn: string;
-  signing_key_prn: string;
-  signature: string;
-}
+import type { Binary } from '../artifacts/queries';
+import { useSigningKeys } from '../signing-keys/queries';
+import { addSignature, binaryKeys, useSignatures, useWebCryptoEd25519, type BinarySignature } from './queries';
 
 const SIGNABLE = new Set(['signable', 'signed']);
 
 export function BinarySignatures({ binary }: { binary: Binary }) {
-  const { client, canWrite } = useSession();
+  const { canWrite } = useSession();
   const keys = useSigningKeys();
-  const listKey = ['binary-signatures', binary.prn];
-  const signatures = useQuery({
-    queryKey: listKey,
-    queryFn: () => listEvery<BinarySignature>(client, '/binary_signatures', 'binary_signatures', { search: `binary_prn:'${binary.prn}'` }),
-  });
+  const listKey = binaryKeys.signatures(binary.prn);
+  const signatures = useSignatures(binary);
   const keyName = (prn: string) => keys.data?.find((k) => k.prn === prn)?.name ?? prn;
   return (
     <Stack gap="xs">
@@ -49,7 +40,7 @@ export function BinarySignatures({ binary }: { binary: Binary }) {
           { header: 'Signature', cell: (s) => <Code title={s.signature}>{s.signature.slice(0, 24)}…</Code> },
         ]}
         empty={{ title: 'No signatures yet', text: 'Devices that require signatures refuse an unsigned binary. Sign it below.' }}
-        remove={{ collection: 'binary_signatures', question: () => 'Delete this signature? Without any signature the binary is signable again.', done: () => 'Signature deleted' }}
+        remove={{ path: '/binary_signatures/{prn}', question: () => 'Delete this signature? Without any signature the binary is signable again.', done: () => 'Signature deleted' }}
       />
       {canWrite && SIGNABLE.has(binary.state) && <AddSignature binary={binary} />}
     </Stack>
@@ -63,15 +54,15 @@ function AddSignature({ binary }: { binary: Binary }) {
   const [signingKeyPrn, setSigningKeyPrn] = useState<string | null>(null);
   const [signature, setSignature] = useState('');
   const [keyFile, setKeyFile] = useState<File | null>(null);
-  const ed25519 = useQuery({ queryKey: ['webcrypto-ed25519'], queryFn: () => webCryptoHasEd25519(), staleTime: Infinity });
+  const ed25519 = useWebCryptoEd25519();
   const attach = useMutation({
-    mutationFn: (body: { signing_key_prn: string; signature: string }) => client.request('POST', '/binary_signatures', { body: { binary_prn: binary.prn, ...body } }),
+    mutationFn: (body: { signing_key_prn: string; signature: string }) => addSignature(client, { binary_prn: binary.prn, ...body }),
     onSuccess: () => {
       notifySuccess('Signature added');
       setSignature('');
       setKeyFile(null);
-      void queries.invalidateQueries({ queryKey: ['binary-signatures', binary.prn] });
-      void queries.invalidateQueries({ queryKey: ['binary', binary.prn] });
+      void queries.invalidateQueries({ queryKey: binaryKeys.signatures(binary.prn) });
+      void queries.invalidateQueries({ queryKey: binaryKeys.one(binary.prn) });
     },
   });
   // Signs in this page: the key file's bytes never leave it; the key is found by its public half.

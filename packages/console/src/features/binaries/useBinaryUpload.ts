@@ -7,6 +7,7 @@ import { MIN_PART_SIZE, planBlob, readBlobPart, uploadPlannedBinary, type Binary
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { useSession } from '../../api/session-context';
+import { artifactKeys } from '../artifacts/queries';
 import { forgetUpload, planFor, rememberUpload, type UnfinishedUpload } from './upload-resume';
 
 export type UploadPhase = 'idle' | 'hashing' | 'uploading' | 'verifying' | 'done' | 'failed';
@@ -56,7 +57,7 @@ export function useBinaryUpload(artifactVersionPrn: string) {
             if (event.type === 'binary') {
               rememberUpload({ artifactVersionPrn, target, binaryPrn: event.binary.prn, fileName: file.name, fileSize: file.size, lastModified: file.lastModified, plan: known });
               update({ binary: event.binary, state: event.binary.state });
-              void queries.invalidateQueries({ queryKey: ['binaries', artifactVersionPrn] });
+              void queries.invalidateQueries({ queryKey: artifactKeys.binariesOf(artifactVersionPrn) });
             } else if (event.type === 'part-skipped' || event.type === 'part-uploaded') {
               const skipped = event.type === 'part-skipped' ? 1 : 0;
               setProgress((now) => ({ ...now, bytes: now.bytes + event.part.size, partsHeld: now.partsHeld + 1, partsSkipped: now.partsSkipped + skipped }));
@@ -71,7 +72,7 @@ export function useBinaryUpload(artifactVersionPrn: string) {
         update({ phase: 'failed', error });
       } finally {
         abort.current = null;
-        void queries.invalidateQueries({ queryKey: ['binaries', artifactVersionPrn] });
+        void queries.invalidateQueries({ queryKey: artifactKeys.binariesOf(artifactVersionPrn) });
       }
     },
     [client, queries, artifactVersionPrn],

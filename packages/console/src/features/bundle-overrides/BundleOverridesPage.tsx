@@ -1,10 +1,7 @@
 /** Bundle overrides: a bundle for chosen devices during a window, ahead of any release. */
 import { Badge, Select, Stack, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listEvery } from '../../api/lists';
 import { useSession } from '../../api/session-context';
-import type { BundleOverride } from '../../api/types';
 import { AnchorLink } from '../../ui/AnchorLink';
 import { CreateForm } from '../../ui/CreateForm';
 import { LocalTimeInput, toApiTime } from '../../ui/LocalTimeInput';
@@ -12,6 +9,7 @@ import { ResourceTable } from '../../ui/ResourceTable';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
 import { bundleLabel, useBundles } from '../bundles/queries';
+import { overrideKeys, useOverrides, type BundleOverride } from './queries';
 
 export const isActive = (o: BundleOverride, now = Date.now()) => Date.parse(o.starts_at) <= now && (o.ends_at === null || now < Date.parse(o.ends_at));
 
@@ -21,8 +19,8 @@ export function useBundleNames() {
 }
 
 export function BundleOverridesPage() {
-  const { client, canWrite } = useSession();
-  const overrides = useQuery({ queryKey: ['bundle-overrides'], queryFn: () => listEvery<BundleOverride>(client, '/bundle_overrides', 'bundle_overrides', { order: 'asc' }) });
+  const { canWrite } = useSession();
+  const overrides = useOverrides();
   const bundleNames = useBundleNames();
   return (
     <Stack>
@@ -33,7 +31,7 @@ export function BundleOverridesPage() {
       <ResourceTable<BundleOverride>
         label="Bundle overrides"
         query={overrides}
-        listKey={['bundle-overrides']}
+        listKey={overrideKeys.list}
         rowTestId="override-row"
         columns={[
           { header: 'Name', cell: (o) => <AnchorLink to="/bundle-overrides/$prn" params={{ prn: o.prn }}>{o.name}</AnchorLink> },
@@ -43,7 +41,7 @@ export function BundleOverridesPage() {
           { header: 'Now', cell: (o) => (isActive(o) ? <Badge color="green">active</Badge> : <Badge color="gray">inactive</Badge>) },
         ]}
         empty={{ title: 'No bundle overrides', text: 'An override gives chosen devices a bundle for a time window, whatever their releases say (field trials, debug builds). Create one above, then add its devices.' }}
-        remove={{ collection: 'bundle_overrides', question: (o) => `Delete the override ${o.name}? Its devices go back to their releases.`, done: (o) => `Override ${o.name} deleted` }}
+        remove={{ path: '/bundle_overrides/{prn}', question: (o) => `Delete the override ${o.name}? Its devices go back to their releases.`, done: (o) => `Override ${o.name} deleted` }}
       />
     </Stack>
   );
@@ -54,14 +52,14 @@ function CreateOverride({ bundleNames }: { bundleNames: Map<string, string> }) {
   const [bundle, setBundle] = useState<string | null>(null);
   const [startsAt, setStartsAt] = useState('');
   const [endsAt, setEndsAt] = useState('');
-  const create = useCreateResource<Record<string, unknown>>('bundle_overrides', ['bundle-overrides'], (body) => `Override ${String(body.name)} created`, () => setName(''));
+  const create = useCreateResource('/bundle_overrides', overrideKeys.list, (body) => `Override ${body.name} created`, () => setName(''));
   return (
     <CreateForm
       title="New bundle override"
       submitLabel="Create override"
       pending={create.isPending}
       error={create.error}
-      onSubmit={() => create.mutate({ name: name.trim(), bundle_prn: bundle, starts_at: toApiTime(startsAt) ?? new Date().toISOString(), ends_at: toApiTime(endsAt) })}
+      onSubmit={() => create.mutate({ name: name.trim(), bundle_prn: bundle as string, starts_at: toApiTime(startsAt) ?? new Date().toISOString(), ends_at: toApiTime(endsAt) })}
     >
       <TextInput label="Override name" value={name} onChange={(e) => setName(e.currentTarget.value)} required />
       <Select label="Bundle" data={[...bundleNames].map(([value, label]) => ({ value, label }))} value={bundle} onChange={setBundle} searchable required />

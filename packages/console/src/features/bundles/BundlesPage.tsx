@@ -2,12 +2,11 @@
 import { MultiSelect, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useSession } from '../../api/session-context';
-import type { Bundle } from '../../api/types';
 import { CreateForm } from '../../ui/CreateForm';
 import { ResourceTable } from '../../ui/ResourceTable';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
-import { bundleLabel, useBundles, useVersionLabels } from './queries';
+import { bundleKeys, bundleLabel, useBundles, useVersionLabels, type Bundle } from './queries';
 
 export function BundlesPage() {
   const { canWrite } = useSession();
@@ -22,7 +21,7 @@ export function BundlesPage() {
       <ResourceTable<Bundle>
         label="Bundles"
         query={bundles}
-        listKey={['bundles']}
+        listKey={bundleKeys.list}
         rowTestId="bundle-row"
         columns={[
           { header: 'Name', cell: bundleLabel },
@@ -30,7 +29,7 @@ export function BundlesPage() {
           { header: 'Created', cell: (b) => <Time value={b.inserted_at} /> },
         ]}
         empty={{ title: 'No bundles yet', text: 'A bundle is the set of artifact versions a device runs. Make one above from versions whose binaries are uploaded and signed, then release it to a cohort.' }}
-        remove={{ collection: 'bundles', question: (b) => `Delete the bundle ${bundleLabel(b)}? A bundle that a release uses cannot be deleted.`, done: (b) => `Bundle ${bundleLabel(b)} deleted` }}
+        remove={{ path: '/bundles/{prn}', question: (b) => `Delete the bundle ${bundleLabel(b)}? A bundle that a release uses cannot be deleted.`, done: (b) => `Bundle ${bundleLabel(b)} deleted` }}
       />
     </Stack>
   );
@@ -39,7 +38,7 @@ export function BundlesPage() {
 function CreateBundle({ versions }: { versions: Map<string, string> }) {
   const [name, setName] = useState('');
   const [picked, setPicked] = useState<string[]>([]);
-  const create = useCreateResource<{ name: string | null; artifact_version_prns: string[] }>('bundles', ['bundles'], (body) => `Bundle ${body.name ?? ''} created`, () => {
+  const create = useCreateResource('/bundles', bundleKeys.list, (body) => `Bundle ${body.name ?? ''} created`, () => {
     setName('');
     setPicked([]);
   });

@@ -1,13 +1,20 @@
 /** Bundles, and every artifact version named by its artifact (what a bundle is made of). */
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { CanopyClient } from '@canopy/sdk/browser';
 import { listEvery } from '../../api/lists';
+import type { ListItem } from '../../api/paths';
 import { useSession } from '../../api/session-context';
-import type { Bundle } from '../../api/types';
-import { useArtifacts, type ArtifactVersion } from '../artifacts/queries';
+import { useAllArtifactVersions, useArtifacts } from '../artifacts/queries';
+
+export type Bundle = ListItem<'/bundles'>;
+
+export const bundleKeys = { list: ['bundles'] as const };
+
+export const bundlesQuery = (client: CanopyClient) => queryOptions({ queryKey: bundleKeys.list, queryFn: () => listEvery(client, '/bundles', 'bundles', { order: 'asc' }) });
 
 export function useBundles() {
   const { client } = useSession();
-  return useQuery({ queryKey: ['bundles'], queryFn: () => listEvery<Bundle>(client, '/bundles', 'bundles', { order: 'asc' }) });
+  return useQuery(bundlesQuery(client));
 }
 
 /** A bundle as people name it: its name, or the start of its prn when it has none. */
@@ -15,9 +22,8 @@ export const bundleLabel = (bundle: Bundle) => bundle.name ?? bundle.prn.slice(-
 
 /** Every artifact version, labelled "artifact version" (for picking a bundle's contents). */
 export function useVersionLabels() {
-  const { client } = useSession();
   const artifacts = useArtifacts();
-  const versions = useQuery({ queryKey: ['artifact-versions', 'all'], queryFn: () => listEvery<ArtifactVersion>(client, '/artifact_versions', 'artifact_versions', { order: 'asc' }) });
+  const versions = useAllArtifactVersions();
   const names = new Map((artifacts.data ?? []).map((a) => [a.prn, a.name]));
   return new Map((versions.data ?? []).map((v) => [v.prn, `${names.get(v.artifact_prn) ?? 'artifact'} ${v.version}`]));
 }

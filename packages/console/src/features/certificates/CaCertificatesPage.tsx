@@ -4,9 +4,8 @@
  * paste both certificates, register.
  */
 import { Button, Code, CopyButton, Group, Paper, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listEvery } from '../../api/lists';
 import { useSession } from '../../api/session-context';
 import { AdminOnly } from '../../ui/AdminOnly';
 import { ApiErrorAlert } from '../../ui/ApiError';
@@ -16,15 +15,7 @@ import { notifyFailure, notifySuccess } from '../../ui/notify';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
 import { verificationCommands } from './openssl-commands';
-
-interface CaCertificate {
-  prn: string;
-  serial: string;
-  description: string | null;
-  not_before: string;
-  not_after: string;
-  jitp: { product_name: string } | null;
-}
+import { certificateKeys, newVerificationCode, useCaCertificates, type CaCertificate } from './queries';
 
 export function CaCertificatesPage() {
   return (
@@ -47,11 +38,11 @@ function RegisterCa() {
   const [verification, setVerification] = useState('');
   const [description, setDescription] = useState('');
   const getCode = useMutation({
-    mutationFn: () => client.request<{ verification_code: string }>('POST', '/ca_certificates/verification_codes'),
-    onSuccess: (body) => setCode(body.verification_code),
+    mutationFn: () => newVerificationCode(client),
+    onSuccess: setCode,
     onError: notifyFailure,
   });
-  const register = useCreateResource<{ certificate: string; verification_certificate: string; description: string | null }>('ca_certificates', ['ca-certificates'], () => 'CA certificate registered', () => {
+  const register = useCreateResource('/ca_certificates', certificateKeys.cas, () => 'CA certificate registered', () => {
     setCode(null);
     setCa('');
     setVerification('');
@@ -116,13 +107,12 @@ function RegisterCa() {
 }
 
 function CaList() {
-  const { client } = useSession();
-  const list = useQuery({ queryKey: ['ca-certificates'], queryFn: () => listEvery<CaCertificate>(client, '/ca_certificates', 'ca_certificates', { order: 'asc' }) });
+  const list = useCaCertificates();
   return (
     <ResourceTable<CaCertificate>
       label="CA certificates"
       query={list}
-      listKey={['ca-certificates']}
+      listKey={certificateKeys.cas}
       rowTestId="ca-row"
       minWidth={560}
       columns={[
@@ -132,7 +122,7 @@ function CaList() {
       ]}
       empty={{ title: 'No CA certificates yet', text: "Register the CA that issues your devices' certificates above, so those devices can connect." }}
       remove={{
-        collection: 'ca_certificates',
+        path: '/ca_certificates/{prn}',
         question: () => 'Delete this CA certificate? Devices whose certificates chain only to it stop authenticating at once.',
         done: () => 'CA certificate deleted',
       }}

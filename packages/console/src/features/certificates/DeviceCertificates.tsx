@@ -1,27 +1,19 @@
 /** A device's certificates on its page: list, register a pasted PEM, delete. */
 import { Code, Paper, Stack, Textarea, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import type { QueryKey } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listEvery } from '../../api/lists';
 import { useSession } from '../../api/session-context';
 import { CreateForm } from '../../ui/CreateForm';
 import { base64OfPem } from '../../ui/pem';
 import { ResourceTable } from '../../ui/ResourceTable';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
-
-interface DeviceCertificate {
-  prn: string;
-  serial: string;
-  fingerprint: string;
-  not_before: string;
-  not_after: string;
-}
+import { certificateKeys, useDeviceCertificates, type DeviceCertificate } from './queries';
 
 export function DeviceCertificates({ devicePrn }: { devicePrn: string }) {
-  const { client, canWrite } = useSession();
-  const listKey = ['device-certificates', devicePrn];
-  const list = useQuery({ queryKey: listKey, queryFn: () => listEvery<DeviceCertificate>(client, '/device_certificates', 'device_certificates', { device_prn: devicePrn, order: 'asc' }) });
+  const { canWrite } = useSession();
+  const listKey = certificateKeys.ofDevice(devicePrn);
+  const list = useDeviceCertificates(devicePrn);
   return (
     <Paper withBorder p="sm">
       <Stack gap="xs">
@@ -44,7 +36,7 @@ export function DeviceCertificates({ devicePrn }: { devicePrn: string }) {
             text: 'The device authenticates with a certificate its CA issued. Paste one below to register it, or let just-in-time provisioning register it on first connection.',
           }}
           remove={{
-            collection: 'device_certificates',
+            path: '/device_certificates/{prn}',
             question: () => 'Delete this certificate? It stops authenticating new connections at once.',
             done: () => 'Device certificate deleted',
           }}
@@ -55,9 +47,9 @@ export function DeviceCertificates({ devicePrn }: { devicePrn: string }) {
   );
 }
 
-function RegisterCertificate({ devicePrn, listKey }: { devicePrn: string; listKey: string[] }) {
+function RegisterCertificate({ devicePrn, listKey }: { devicePrn: string; listKey: QueryKey }) {
   const [pem, setPem] = useState('');
-  const add = useCreateResource<{ device_prn: string; certificate: string }>('device_certificates', listKey, () => 'Device certificate registered', () => setPem(''));
+  const add = useCreateResource('/device_certificates', listKey, () => 'Device certificate registered', () => setPem(''));
   return (
     <CreateForm title="Register a certificate" submitLabel="Register certificate" pending={add.isPending} error={add.error} onSubmit={() => add.mutate({ device_prn: devicePrn, certificate: base64OfPem(pem) })}>
       <Textarea label="Device certificate (PEM)" autosize minRows={2} maxRows={8} styles={{ input: { fontFamily: 'monospace' } }} value={pem} onChange={(e) => setPem(e.currentTarget.value)} required />

@@ -1,9 +1,8 @@
 /** One device: its fields (editable), the update explanation, an admin-side update check, certificates, tunnels and shells, its events. */
 import { Badge, Button, Code, Grid, Group, Paper, Select, Stack, Switch, Table, TagsInput, Text, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useSession } from '../../api/session-context';
-import type { Device } from '../../api/types';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { LoadingRows } from '../../ui/States';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
@@ -13,23 +12,14 @@ import { DeviceRemoteAccess } from '../remote-access/DeviceRemoteAccess';
 import { EventTimeline } from '../events/EventLog';
 import { useLiveEvents } from '../events/useLiveEvents';
 import { namesOf, useCohorts, useProducts } from '../products/queries';
-
-interface Explanation {
-  status: string;
-  source_type: string;
-  release_prn: string | null;
-  bundle_prn: string | null;
-  would_claim: boolean;
-  steps: { step: string; outcome: string; reason: string; subject_prn: string | null }[];
-}
+import { checkForUpdate, deviceKeys, patchDevice, useDevice, useExplanation, type Device } from './queries';
 
 export function DevicePage({ prn }: { prn: string }) {
-  const { client } = useSession();
   const queries = useQueryClient();
-  const device = useQuery({ queryKey: ['device', prn], queryFn: () => client.request<{ device: Device }>('GET', `/devices/${encodeURIComponent(prn)}`).then((b) => b.device) });
+  const device = useDevice(prn);
   useLiveEvents({ resource_prn: prn }, () => {
-    void queries.invalidateQueries({ queryKey: ['device', prn] });
-    void queries.invalidateQueries({ queryKey: ['explain', prn] });
+    void queries.invalidateQueries({ queryKey: deviceKeys.one(prn) });
+    void queries.invalidateQueries({ queryKey: deviceKeys.explanation(prn) });
   });
   if (device.isPending) return <LoadingRows rows={6} label="Loading device" />;
   if (device.error) return <ApiErrorAlert error={device.error} title="Could not load the device" />;
@@ -71,13 +61,11 @@ function DeviceFields({ device }: { device: Device }) {
   useEffect(() => setDraft(device), [device]);
   const save = useMutation({
     mutationFn: () =>
-      client.request('PATCH', `/devices/${encodeURIComponent(device.prn)}`, {
-        body: { description: draft.description || null, tags: draft.tags?.length ? draft.tags : null, target: draft.target || null, cohort_prn: draft.cohort_prn, quarantined: draft.quarantined },
-      }),
+      patchDevice(client, device.prn, { description: draft.description || null, tags: draft.tags?.length ? draft.tags : null, target: draft.target || null, cohort_prn: draft.cohort_prn, quarantined: draft.quarantined }),
     onSuccess: () => {
       notifySuccess('Device saved');
-      void queries.invalidateQueries({ queryKey: ['device', device.prn] });
-      void queries.invalidateQueries({ queryKey: ['devices'] });
+      void queries.invalidateQueries({ queryKey: deviceKeys.one(device.prn) });
+      void queries.invalidateQueries({ queryKey: deviceKeys.lists });
     },
     onError: notifyFailure,
   });
@@ -109,8 +97,7 @@ function DeviceFields({ device }: { device: Device }) {
 }
 
 function UpdateExplanation({ prn }: { prn: string }) {
-  const { client } = useSession();
-  const explain = useQuery({ queryKey: ['explain', prn], queryFn: () => client.request<Explanation>('GET', `/devices/${encodeURIComponent(prn)}/update/explain`), retry: false });
+  const explain = useExplanation(prn);
   return (
     <Paper withBorder p="md">
       <Title order={2} size="h4" mb="xs">
@@ -157,10 +144,10 @@ function UpdateCheck({ device }: { device: Device }) {
   const [version, setVersion] = useState(device.reported_release_version ?? '');
   const [write, setWrite] = useState(false);
   const check = useMutation({
-    mutationFn: () => client.request<{ status: string; source_type: string; bundle_prn: string | null; source_prn: string | null }>('POST', `/devices/${encodeURIComponent(device.prn)}/update`, { body: { release_version: version.trim() || null, ...(device.reported_release_prn && !version.trim() ? { release_prn: device.reported_release_prn } : {}), write } }),
+    mutationFn: () => checkForUpdate(client, device.prn, { release_version: version.trim() || null, ...(device.reported_release_prn && !version.trim() ? { release_prn: device.reported_release_prn } : {}), write }),
     onSuccess: () => {
-      void queries.invalidateQueries({ queryKey: ['device', device.prn] });
-      void queries.invalidateQueries({ queryKey: ['devices'] });
+      void queries.invalidateQueries({ queryKey: deviceKeys.one(device.prn) });
+      void queries.invalidateQueries({ queryKey: deviceKeys.lists });
     },
     onError: notifyFailure,
   });

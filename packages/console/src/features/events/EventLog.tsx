@@ -1,28 +1,21 @@
 /** The event log: GET /events filtered by type, subtype and resource, with new events streamed in live. */
 import { Badge, Code, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { EVENT_SUBTYPES, EVENT_TYPES, subtypesOf, type CanopyEvent, type EventType } from '@canopy/sdk/browser';
 import { useState } from 'react';
-import { listPage } from '../../api/lists';
-import { useSession } from '../../api/session-context';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { EmptyState, LoadingRows } from '../../ui/States';
 import { Time } from '../../ui/Time';
+import { useEvents, type EventSearch } from './queries';
 import { useLiveEvents } from './useLiveEvents';
 
-export interface EventSearch {
-  type?: string;
-  subtype?: string;
-  resource_prn?: string;
-}
+export type { EventSearch };
 
 /** The subtypes the event catalogue gives the chosen type (every subtype when none is chosen). */
 const subtypesFor = (type: string | undefined): string[] => ((EVENT_TYPES as string[]).includes(type ?? '') ? subtypesOf(type as EventType) : EVENT_SUBTYPES);
 
 export function EventTimeline({ filters, title = 'Events', limit = 50 }: { filters: EventSearch; title?: string; limit?: number }) {
-  const { client } = useSession();
   const clean = Object.fromEntries(Object.entries(filters).filter(([, v]) => v)) as EventSearch;
-  const listed = useQuery({ queryKey: ['events', clean], queryFn: () => listPage<CanopyEvent>(client, '/events', 'events', { ...clean, limit }) });
+  const listed = useEvents(clean, limit);
   const [arrived, setArrived] = useState<{ key: string; events: CanopyEvent[] }>({ key: '', events: [] });
   const key = JSON.stringify(clean);
   const { live } = useLiveEvents(clean, (event) => setArrived((prev) => ({ key, events: [event, ...(prev.key === key ? prev.events : [])].slice(0, 200) })));

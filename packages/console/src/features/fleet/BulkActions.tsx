@@ -3,12 +3,12 @@ import { Button, Group, Select, TagsInput, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSession } from '../../api/session-context';
-import type { Device } from '../../api/types';
+import { deviceKeys, patchDevice, type Device } from '../devices/queries';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
 import type { NamedOption } from './FilterBuilder';
 import { countOf } from '../../ui/count';
 
-type Change = (device: Device) => Record<string, unknown>;
+type Change = (device: Device) => Parameters<typeof patchDevice>[2];
 
 export function BulkActions({ selected, cohorts, onDone }: { selected: Device[]; cohorts: NamedOption[]; onDone(): void }) {
   const { client } = useSession();
@@ -21,7 +21,7 @@ export function BulkActions({ selected, cohorts, onDone }: { selected: Device[];
       const queue = [...selected];
       const worker = async () => {
         for (let device = queue.shift(); device; device = queue.shift()) {
-          await client.request('PATCH', `/devices/${encodeURIComponent(device.prn)}`, { body: change(device) });
+          await patchDevice(client, device.prn, change(device));
         }
       };
       await Promise.all(Array.from({ length: 4 }, worker));
@@ -31,7 +31,7 @@ export function BulkActions({ selected, cohorts, onDone }: { selected: Device[];
       onDone();
     },
     onError: notifyFailure,
-    onSettled: () => queries.invalidateQueries({ queryKey: ['devices'] }),
+    onSettled: () => queries.invalidateQueries({ queryKey: deviceKeys.lists }),
   });
   const run = (label: string, change: Change) => apply.mutate({ label, change });
   return (

@@ -6,7 +6,7 @@
 import { useRouter } from '@tanstack/react-router';
 import { elementScroll, useVirtualizer, type Virtualizer, type VirtualizerOptions } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
-import type { Device } from '../../api/types';
+import type { Device } from '../devices/queries';
 import { Time } from '../../ui/Time';
 import classes from './DeviceTable.module.css';
 

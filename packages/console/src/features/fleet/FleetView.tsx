@@ -10,6 +10,7 @@ import { namesOf, useCohorts, useProducts } from '../products/queries';
 import { DeviceTable } from './DeviceTable';
 import { FleetCounts } from './FleetCounts';
 import { FilterBuilder } from './FilterBuilder';
+import { deviceKeys } from '../devices/queries';
 import { useDevicePage } from './queries';
 import { countOf } from '../../ui/count';
 
@@ -54,7 +55,7 @@ export function FleetView({ search, onSearch }: { search: FleetSearch; onSearch(
     if (pending.current) return;
     pending.current = setTimeout(() => {
       pending.current = null;
-      void queries.invalidateQueries({ queryKey: ['devices'] });
+      void queries.invalidateQueries({ queryKey: deviceKeys.lists });
     }, 500);
   }, [queries]);
 

@@ -2,12 +2,12 @@
 import { Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useSession } from '../../api/session-context';
-import type { Cohort } from '../../api/types';
 import { AnchorLink } from '../../ui/AnchorLink';
 import { CreateForm } from '../../ui/CreateForm';
 import { ResourceTable } from '../../ui/ResourceTable';
 import { useCreateResource } from '../../ui/useCreateResource';
-import { namesOf, useCohorts, useProducts } from './queries';
+import { deviceKeys } from '../devices/queries';
+import { namesOf, productKeys, useCohorts, useProducts, type Cohort } from './queries';
 
 export function ProductPage({ prn }: { prn: string }) {
   const { canWrite } = useSession();
@@ -31,7 +31,7 @@ export function ProductPage({ prn }: { prn: string }) {
       <ResourceTable<Cohort>
         label="Cohorts"
         query={cohorts}
-        listKey={['cohorts']}
+        listKey={productKeys.cohorts}
         rowTestId="cohort-row"
         minWidth={360}
         columns={[
@@ -46,7 +46,7 @@ export function ProductPage({ prn }: { prn: string }) {
 
 function CreateCohort({ productPrn }: { productPrn: string }) {
   const [name, setName] = useState('');
-  const create = useCreateResource<{ name: string; product_prn: string }>('cohorts', ['cohorts'], (body) => `Cohort ${body.name} created`, () => setName(''));
+  const create = useCreateResource('/cohorts', productKeys.cohorts, (body) => `Cohort ${body.name} created`, () => setName(''));
   return (
     <CreateForm title="New cohort" submitLabel="Create cohort" pending={create.isPending} error={create.error} onSubmit={() => create.mutate({ name: name.trim(), product_prn: productPrn })}>
       <TextInput label="New cohort name" value={name} onChange={(e) => setName(e.currentTarget.value)} required />
@@ -57,7 +57,7 @@ function CreateCohort({ productPrn }: { productPrn: string }) {
 function AddDevice({ productPrn, cohorts }: { productPrn: string; cohorts: Cohort[] }) {
   const [identifier, setIdentifier] = useState('');
   const [cohort, setCohort] = useState<string | null>(null);
-  const add = useCreateResource<{ identifier: string; product_prn: string; cohort_prn?: string }>('devices', ['devices'], (body) => `Device ${body.identifier} created`, () => setIdentifier(''));
+  const add = useCreateResource('/devices', deviceKeys.lists, (body) => `Device ${body.identifier} created`, () => setIdentifier(''));
   return (
     <CreateForm
       title="New device"

@@ -2,13 +2,12 @@
 import { Stack, TextInput, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useSession } from '../../api/session-context';
-import type { Product } from '../../api/types';
 import { AnchorLink } from '../../ui/AnchorLink';
 import { CreateForm } from '../../ui/CreateForm';
 import { ResourceTable } from '../../ui/ResourceTable';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
-import { useProducts } from './queries';
+import { productKeys, useProducts, type Product } from './queries';
 
 export function ProductsPage() {
   const { canWrite } = useSession();
@@ -22,7 +21,7 @@ export function ProductsPage() {
       <ResourceTable<Product>
         label="Products"
         query={products}
-        listKey={['products']}
+        listKey={productKeys.list}
         rowTestId="product-row"
         minWidth={360}
         columns={[
@@ -37,7 +36,7 @@ export function ProductsPage() {
 
 function CreateProduct() {
   const [name, setName] = useState('');
-  const create = useCreateResource<{ name: string }>('products', ['products'], (body) => `Product ${body.name} created`, () => setName(''));
+  const create = useCreateResource('/products', productKeys.list, (body) => `Product ${body.name} created`, () => setName(''));
   return (
     <CreateForm title="New product" submitLabel="Create product" pending={create.isPending} error={create.error} onSubmit={() => create.mutate({ name: name.trim() })}>
       <TextInput label="New product name" value={name} onChange={(e) => setName(e.currentTarget.value)} required />

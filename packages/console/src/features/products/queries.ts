@@ -2,14 +2,24 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CanopyClient } from '@canopy/sdk/browser';
 import { useSession } from '../../api/session-context';
 import { listEvery } from '../../api/lists';
-import type { Cohort, Product } from '../../api/types';
+import type { ListItem } from '../../api/paths';
 
-export const productsQuery = (client: CanopyClient) => queryOptions({ queryKey: ['products'], queryFn: () => listEvery<Product>(client, '/products', 'products', { order: 'asc' }) });
+export type Product = ListItem<'/products'>;
+export type Cohort = ListItem<'/cohorts'>;
+
+export const productKeys = {
+  list: ['products'] as const,
+  /** Every cohort list (the key of one product's cohorts starts with it). */
+  cohorts: ['cohorts'] as const,
+  cohortsOf: (productPrn?: string) => ['cohorts', productPrn ?? 'all'] as const,
+};
+
+export const productsQuery = (client: CanopyClient) => queryOptions({ queryKey: productKeys.list, queryFn: () => listEvery(client, '/products', 'products', { order: 'asc' }) });
 
 export const cohortsQuery = (client: CanopyClient, productPrn?: string) =>
   queryOptions({
-    queryKey: ['cohorts', productPrn ?? 'all'],
-    queryFn: () => listEvery<Cohort>(client, '/cohorts', 'cohorts', { order: 'asc', ...(productPrn ? { search: `product_prn:'${productPrn}'` } : {}) }),
+    queryKey: productKeys.cohortsOf(productPrn),
+    queryFn: () => listEvery(client, '/cohorts', 'cohorts', { order: 'asc', ...(productPrn ? { search: `product_prn:'${productPrn}'` } : {}) }),
   });
 
 export function useProducts() {

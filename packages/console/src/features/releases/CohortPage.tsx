@@ -1,14 +1,13 @@
 /** One cohort: halted releases with Resume, its release chain, phasing edited in place, and the guided form to add a release. */
 import { Stack, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSession } from '../../api/session-context';
-import type { Cohort, Release } from '../../api/types';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { RolloutProgress } from './RolloutProgress';
 import { EmptyState, LoadingRows } from '../../ui/States';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
-import { useCohortReleases } from './queries';
+import { patchRelease, releaseKeys, useCohort, useCohortReleases, type Release } from './queries';
 import { HaltedBanner } from './HaltedBanner';
 import { ReleaseChain } from './ReleaseChain';
 import { ReleaseForm } from './ReleaseForm';
@@ -16,13 +15,13 @@ import { ReleaseForm } from './ReleaseForm';
 export function CohortPage({ prn }: { prn: string }) {
   const { client, canWrite } = useSession();
   const queries = useQueryClient();
-  const cohort = useQuery({ queryKey: ['cohort', prn], queryFn: () => client.request<{ cohort: Cohort }>('GET', `/cohorts/${encodeURIComponent(prn)}`).then((b) => b.cohort) });
+  const cohort = useCohort(prn);
   const releases = useCohortReleases(prn);
   const phase = useMutation({
-    mutationFn: ({ release, value }: { release: Release; value: number }) => client.request('PATCH', `/releases/${encodeURIComponent(release.prn)}`, { body: { phase_value: value } }),
+    mutationFn: ({ release, value }: { release: Release; value: number }) => patchRelease(client, release.prn, { phase_value: value }),
     onSuccess: () => {
       notifySuccess('Phase saved');
-      void queries.invalidateQueries({ queryKey: ['releases', prn] });
+      void queries.invalidateQueries({ queryKey: releaseKeys.ofCohort(prn) });
     },
     onError: notifyFailure,
   });

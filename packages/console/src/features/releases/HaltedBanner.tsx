@@ -6,7 +6,7 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSession } from '../../api/session-context';
-import type { Release } from '../../api/types';
+import { patchRelease, releaseKeys, type Release } from './queries';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
 import { Time } from '../../ui/Time';
 
@@ -14,11 +14,11 @@ export function HaltedBanner({ releases }: { releases: readonly Release[] }) {
   const { client, canWrite } = useSession();
   const queries = useQueryClient();
   const resume = useMutation({
-    mutationFn: (release: Release) => client.request('PATCH', `/releases/${encodeURIComponent(release.prn)}`, { body: { disabled: false } }),
+    mutationFn: (release: Release) => patchRelease(client, release.prn, { disabled: false }),
     onSuccess: (_, release) => {
       notifySuccess(`Release ${release.name} resumed`);
-      void queries.invalidateQueries({ queryKey: ['releases'] });
-      void queries.invalidateQueries({ queryKey: ['rollout'] });
+      void queries.invalidateQueries({ queryKey: releaseKeys.lists });
+      void queries.invalidateQueries({ queryKey: releaseKeys.rollouts });
     },
     onError: notifyFailure,
   });

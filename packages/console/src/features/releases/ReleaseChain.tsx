@@ -5,7 +5,7 @@
  */
 import { Badge, Box, Button, Group, NumberInput, Paper, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import type { Release } from '../../api/types';
+import type { Release } from './queries';
 import { Time } from '../../ui/Time';
 import { chainOrder, describePhase } from './chain-order';
 import { countOf } from '../../ui/count';

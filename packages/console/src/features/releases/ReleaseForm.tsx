@@ -14,15 +14,7 @@ import { notifySuccess } from '../../ui/notify';
 import { bundleLabel, useBundles } from '../bundles/queries';
 import { useCohorts } from '../products/queries';
 import { chainOrder } from './chain-order';
-import { useCohortReleases } from './queries';
-
-interface DryRun {
-  valid: boolean;
-  cohort_devices: number;
-  eligible: number;
-  would_claim: number;
-  errors: { code: string; context: Record<string, unknown> }[];
-}
+import { createRelease, dryRunRelease, releaseKeys, useCohortReleases, type NewRelease } from './queries';
 
 const AT_END = 'end';
 
@@ -42,9 +34,10 @@ export function ReleaseForm({ cohortPrn: fixedCohort }: { cohortPrn?: string }) 
   const [phaseValue, setPhaseValue] = useState<number | string>(1);
   const [phaseTags, setPhaseTags] = useState<string[]>([]);
   const [schedule, setSchedule] = useState('');
-  const body = () => ({
-    cohort_prn: cohort,
-    bundle_prn: bundle,
+  const body = (): NewRelease => ({
+    // Sent as null when not picked yet, for the server's refusal to name the field.
+    cohort_prn: cohort as string,
+    bundle_prn: bundle as string,
     name: name.trim(),
     version: version.trim() || null,
     required,
@@ -52,16 +45,16 @@ export function ReleaseForm({ cohortPrn: fixedCohort }: { cohortPrn?: string }) 
     ...(phaseMode === 'numeric' ? { phase_value: Number(phaseValue) } : { phase_mode: 'tags', phase_tags: phaseTags, phase_value: null }),
     ...(position && position !== AT_END ? { next_release_prn: position } : {}),
   });
-  const dryRun = useMutation({ mutationFn: (sent: ReturnType<typeof body>) => client.request<{ dry_run: DryRun }>('POST', '/releases/dry_run', { body: sent }).then((b) => ({ sent: JSON.stringify(sent), result: b.dry_run })) });
+  const dryRun = useMutation({ mutationFn: (sent: ReturnType<typeof body>) => dryRunRelease(client, sent).then((result) => ({ sent: JSON.stringify(sent), result })) });
   const previewed = dryRun.data?.result.valid && dryRun.data.sent === JSON.stringify(body());
   const create = useMutation({
-    mutationFn: () => client.request('POST', '/releases', { body: body() }),
+    mutationFn: () => createRelease(client, body()),
     onSuccess: () => {
       notifySuccess(`Release ${name} added`);
       setName('');
       setVersion('');
       dryRun.reset();
-      void queries.invalidateQueries({ queryKey: ['releases'] });
+      void queries.invalidateQueries({ queryKey: releaseKeys.lists });
     },
   });
   const ordered = chainOrder(chain.data ?? []);

@@ -1,7 +1,7 @@
 /** Releases of every cohort (or one, `?cohort=` in the URL), halted ones first, and the guided create. */
 import { Badge, Group, Select, Stack, Title } from '@mantine/core';
 import { useSession } from '../../api/session-context';
-import type { Release } from '../../api/types';
+import type { Release } from './queries';
 import { AnchorLink } from '../../ui/AnchorLink';
 import { ResourceTable } from '../../ui/ResourceTable';
 import { Time } from '../../ui/Time';
@@ -9,7 +9,7 @@ import { bundleLabel, useBundles } from '../bundles/queries';
 import { namesOf, useCohorts } from '../products/queries';
 import { describePhase } from './chain-order';
 import { HaltedBanner } from './HaltedBanner';
-import { useAllReleases, useCohortReleases } from './queries';
+import { releaseKeys, useAllReleases, useCohortReleases } from './queries';
 import { ReleaseForm } from './ReleaseForm';
 
 export interface ReleasesSearch {
@@ -54,7 +54,7 @@ export function ReleasesPage({ search, onSearch }: { search: ReleasesSearch; onS
       <ResourceTable<Release>
         label="Releases"
         query={releases}
-        listKey={['releases']}
+        listKey={releaseKeys.lists}
         rowTestId="release-row"
         minWidth={760}
         columns={[
@@ -67,7 +67,7 @@ export function ReleasesPage({ search, onSearch }: { search: ReleasesSearch; onS
           { header: 'Flags', cell: (r) => <Flags release={r} /> },
         ]}
         empty={{ title: 'No releases', text: 'A release offers a bundle to a cohort\'s devices. Add one below: pick the bundle and cohort, its place in the chain, its phasing and schedule, and preview whom it reaches.' }}
-        remove={{ collection: 'releases', question: (r) => `Delete the release ${r.name}? Its neighbours in the chain are joined.`, done: (r) => `Release ${r.name} deleted` }}
+        remove={{ path: '/releases/{prn}', question: (r) => `Delete the release ${r.name}? Its neighbours in the chain are joined.`, done: (r) => `Release ${r.name} deleted` }}
       />
       {canWrite && <ReleaseForm />}
     </Stack>

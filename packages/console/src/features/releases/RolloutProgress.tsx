@@ -1,29 +1,10 @@
 /** Rollout progress of each release of a cohort (`GET /releases/{prn}/rollout`), refreshed every 5 s. */
 import { Badge, Box, Stack, Table, Title } from '@mantine/core';
-import { useQueries } from '@tanstack/react-query';
-import { useSession } from '../../api/session-context';
-import type { Release } from '../../api/types';
 import { ApiErrorAlert } from '../../ui/ApiError';
-
-interface Rollout {
-  release_prn: string;
-  cohort_devices: number;
-  eligible: number;
-  claimed: number | null;
-  on_release: number;
-  reported: { downloading: number; installing: number; rebooting: number; installed: number; failed: number; rolled_back: number };
-  halted_at: string | null;
-}
+import { useRollouts, type Release } from './queries';
 
 export function RolloutProgress({ releases }: { releases: Release[] }) {
-  const { client } = useSession();
-  const rollouts = useQueries({
-    queries: releases.map((release) => ({
-      queryKey: ['rollout', release.prn],
-      queryFn: () => client.request<{ rollout: Rollout }>('GET', `/releases/${encodeURIComponent(release.prn)}/rollout`).then((b) => b.rollout),
-      refetchInterval: 5_000,
-    })),
-  });
+  const rollouts = useRollouts(releases);
   if (releases.length === 0) return null;
   const error = rollouts.find((r) => r.error)?.error;
   return (

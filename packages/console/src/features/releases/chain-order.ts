@@ -3,7 +3,7 @@
  * (packages/server/src/releases), so the chain is walked from the one with no previous. Releases
  * the walk does not reach (a page that missed one) are appended, never dropped.
  */
-import type { Release } from '../../api/types';
+import type { Release } from './queries';
 
 export function chainOrder(releases: readonly Release[]): Release[] {
   const byPrn = new Map(releases.map((r) => [r.prn, r]));

@@ -4,9 +4,8 @@
  * API answers, the shell page itself is served by the server).
  */
 import { Anchor, Button, Code, Group, NumberInput, Paper, Stack, TagsInput, Text, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listEvery } from '../../api/lists';
 import { useSession } from '../../api/session-context';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { ConfirmButton } from '../../ui/ConfirmButton';
@@ -15,16 +14,7 @@ import { ResourceTable } from '../../ui/ResourceTable';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
-
-interface Tunnel {
-  prn: string;
-  state: string;
-  device_tunnel_port: number;
-  cidr_block_allowlist: string[] | null;
-  expires_at: string;
-  server_proxy_ip_address: string | null;
-  server_proxy_port: number | null;
-}
+import { closeTunnel, openWebConsoleShell, tunnelKeys, useDeviceTunnels, type Tunnel } from './queries';
 
 export function DeviceRemoteAccess({ devicePrn }: { devicePrn: string }) {
   const { canWrite } = useSession();
@@ -42,7 +32,7 @@ export function DeviceRemoteAccess({ devicePrn }: { devicePrn: string }) {
 function WebConsoleShell({ devicePrn }: { devicePrn: string }) {
   const { client } = useSession();
   const shell = useMutation({
-    mutationFn: () => client.request<{ url: string; expires_at: string }>('POST', '/web-console-shells', { body: { device_prn: devicePrn } }),
+    mutationFn: () => openWebConsoleShell(client, devicePrn),
     // The answer holds the only copy of the url: open it at once, and keep a link in case the browser blocked the window.
     onSuccess: (answer) => void window.open(answer.url, '_blank', 'noopener'),
   });
@@ -71,14 +61,10 @@ function WebConsoleShell({ devicePrn }: { devicePrn: string }) {
 function DeviceTunnels({ devicePrn }: { devicePrn: string }) {
   const { client, canWrite } = useSession();
   const queries = useQueryClient();
-  const listKey = ['tunnels', devicePrn];
-  const tunnels = useQuery({
-    queryKey: listKey,
-    queryFn: () => listEvery<Tunnel>(client, '/tunnels', 'tunnels', { search: `device_prn:'${devicePrn}'` }),
-    refetchInterval: 5000,
-  });
+  const listKey = tunnelKeys.ofDevice(devicePrn);
+  const tunnels = useDeviceTunnels(devicePrn);
   const close = useMutation({
-    mutationFn: (tunnel: Tunnel) => client.request('PATCH', `/tunnels/${encodeURIComponent(tunnel.prn)}`, { body: { state: 'closed' } }),
+    mutationFn: (tunnel: Tunnel) => closeTunnel(client, tunnel.prn),
     onSuccess: () => {
       notifySuccess('Tunnel closed');
       void queries.invalidateQueries({ queryKey: listKey });
@@ -123,7 +109,7 @@ function OpenTunnel({ devicePrn }: { devicePrn: string }) {
   const [port, setPort] = useState<number | string>(22);
   const [allowlist, setAllowlist] = useState<string[]>([]);
   const [ttl, setTtl] = useState<number | string>(3600);
-  const open = useCreateResource<Record<string, unknown>>('tunnels', ['tunnels', devicePrn], () => 'Tunnel requested: the device opens it at its next check');
+  const open = useCreateResource('/tunnels', tunnelKeys.ofDevice(devicePrn), () => 'Tunnel requested: the device opens it at its next check');
   return (
     <CreateForm
       title="Open a tunnel"

@@ -4,25 +4,12 @@
  * session of this tab is ended with Sign out.
  */
 import { Badge, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { listEvery } from '../../api/lists';
-import { useSession } from '../../api/session-context';
 import { ResourceTable } from '../../ui/ResourceTable';
 import { Time } from '../../ui/Time';
-
-interface UserSession {
-  prn: string;
-  user_agent: string | null;
-  last_used_at: string | null;
-  expires_at: string;
-  ends_at: string;
-  inserted_at: string;
-  current: boolean;
-}
+import { sessionKeys, useMySessions, type UserSession } from './queries';
 
 export function SessionsPage() {
-  const { client } = useSession();
-  const sessions = useQuery({ queryKey: ['sessions'], queryFn: () => listEvery<UserSession>(client, '/users/me/sessions', 'sessions', { order: 'desc' }) });
+  const sessions = useMySessions();
   return (
     <Stack>
       <Title order={1} size="h2">
@@ -34,7 +21,7 @@ export function SessionsPage() {
       <ResourceTable<UserSession>
         label="Sessions"
         query={sessions}
-        listKey={['sessions']}
+        listKey={sessionKeys.mine}
         rowTestId="session-row"
         minWidth={640}
         columns={[
@@ -45,7 +32,7 @@ export function SessionsPage() {
         ]}
         empty={{ title: 'No sessions', text: 'Signed in with an API key: a key is not a session. Keys are revoked on the API keys screen.' }}
         remove={{
-          collection: 'users/me/sessions',
+          path: '/users/me/sessions/{prn}',
           verb: 'Revoke',
           anyRole: true,
           question: () => 'Revoke this session? Whoever uses it is signed out at once.',

@@ -1,26 +1,13 @@
 /** Signing keys: the Ed25519 public keys binary signatures are checked against. List, create from a pasted key, delete. */
 import { Button, Code, Group, Paper, Stack, Textarea, TextInput, Title } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { listEvery } from '../../api/lists';
 import { useSession } from '../../api/session-context';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { notifySuccess } from '../../ui/notify';
 import { Time } from '../../ui/Time';
 import { ResourceTable } from '../../ui/ResourceTable';
-
-export interface SigningKey {
-  prn: string;
-  name: string;
-  value: string;
-  keyid: string;
-  inserted_at: string;
-}
-
-export function useSigningKeys() {
-  const { client } = useSession();
-  return useQuery({ queryKey: ['signing-keys'], queryFn: () => listEvery<SigningKey>(client, '/signing_keys', 'signing_keys', { order: 'asc' }) });
-}
+import { createSigningKey, signingKeyKeys, useSigningKeys, type SigningKey } from './queries';
 
 export function SigningKeysPage() {
   const { canWrite } = useSession();
@@ -41,12 +28,12 @@ function CreateSigningKey() {
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
   const create = useMutation({
-    mutationFn: () => client.request('POST', '/signing_keys', { body: { name: name.trim(), value: value.trim() } }),
+    mutationFn: () => createSigningKey(client, { name: name.trim(), value: value.trim() }),
     onSuccess: () => {
       notifySuccess(`Signing key ${name} created`);
       setName('');
       setValue('');
-      void queries.invalidateQueries({ queryKey: ['signing-keys'] });
+      void queries.invalidateQueries({ queryKey: signingKeyKeys.list });
     },
   });
   return (
@@ -83,7 +70,7 @@ function SigningKeyList() {
     <ResourceTable<SigningKey>
       label="Signing keys"
       query={keys}
-      listKey={['signing-keys']}
+      listKey={signingKeyKeys.list}
       rowTestId="signing-key-row"
       columns={[
         { header: 'Name', cell: (key) => key.name },
@@ -91,7 +78,7 @@ function SigningKeyList() {
         { header: 'Created', cell: (key) => <Time value={key.inserted_at} /> },
       ]}
       empty={{ title: 'No signing keys yet', text: 'Binaries can carry Ed25519 signatures that devices check. Paste the public key of your signing key pair above to register it.' }}
-      remove={{ collection: 'signing_keys', question: (key) => `Delete the signing key ${key.name}? Signatures made with it are no longer checked against it.`, done: (key) => `Signing key ${key.name} deleted` }}
+      remove={{ path: '/signing_keys/{prn}', question: (key) => `Delete the signing key ${key.name}? Signatures made with it are no longer checked against it.`, done: (key) => `Signing key ${key.name} deleted` }}
     />
   );
 }

@@ -13,7 +13,7 @@ import { LoadingRows } from '../../ui/States';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
 import { Time } from '../../ui/Time';
 import { StateBadge } from './WebhooksPage';
-import { useDeliveries, useWebhook, webhookPath, type DeliveryAttempt, type Webhook } from './queries';
+import { deleteWebhook, redeliverWebhookEvent, rollWebhookSecret, setWebhookState, testFireWebhook, useDeliveries, useWebhook, webhookKeys, type DeliveryAttempt, type Webhook } from './queries';
 
 export function WebhookPage({ prn }: { prn: string }) {
   return (
@@ -51,20 +51,20 @@ function WebhookActions({ webhook }: { webhook: Webhook }) {
   const navigate = useNavigate();
   const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => {
-    void queries.invalidateQueries({ queryKey: ['webhook', webhook.prn] });
-    void queries.invalidateQueries({ queryKey: ['webhooks'] });
-    void queries.invalidateQueries({ queryKey: ['webhook-deliveries', webhook.prn] });
+    void queries.invalidateQueries({ queryKey: webhookKeys.one(webhook.prn) });
+    void queries.invalidateQueries({ queryKey: webhookKeys.list });
+    void queries.invalidateQueries({ queryKey: webhookKeys.deliveries(webhook.prn) });
   };
   const next = webhook.state === 'enabled' ? 'disabled' : 'enabled';
   const toggle = useMutation({
-    mutationFn: () => client.request('PATCH', webhookPath(webhook.prn), { body: { state: next } }),
+    mutationFn: () => setWebhookState(client, webhook.prn, next),
     onSuccess: () => {
       notifySuccess(`Webhook ${next}`);
       refresh();
     },
   });
   const roll = useMutation({
-    mutationFn: () => client.request<{ webhook: { secret: string } }>('POST', `${webhookPath(webhook.prn)}/roll_secret`, { body: {} }),
+    mutationFn: () => rollWebhookSecret(client, webhook.prn),
     onSuccess: (body) => {
       setSecret(body.webhook.secret);
       notifySuccess('Secret rolled: the new one signs from now on');
@@ -73,7 +73,7 @@ function WebhookActions({ webhook }: { webhook: Webhook }) {
     onError: notifyFailure,
   });
   const fire = useMutation({
-    mutationFn: () => client.request('POST', `${webhookPath(webhook.prn)}/test_fire`),
+    mutationFn: () => testFireWebhook(client, webhook.prn),
     onSuccess: () => {
       notifySuccess('Test event sent');
       refresh();
@@ -81,10 +81,10 @@ function WebhookActions({ webhook }: { webhook: Webhook }) {
     onError: notifyFailure,
   });
   const remove = useMutation({
-    mutationFn: () => client.request('DELETE', webhookPath(webhook.prn)),
+    mutationFn: () => deleteWebhook(client, webhook.prn),
     onSuccess: () => {
       notifySuccess('Webhook deleted');
-      void queries.invalidateQueries({ queryKey: ['webhooks'] });
+      void queries.invalidateQueries({ queryKey: webhookKeys.list });
       void navigate({ to: '/webhooks' });
     },
     onError: notifyFailure,
@@ -117,9 +117,9 @@ function Deliveries({ prn }: { prn: string }) {
   const { client } = useSession();
   const queries = useQueryClient();
   const deliveries = useDeliveries(prn);
-  const listKey = ['webhook-deliveries', prn];
+  const listKey = webhookKeys.deliveries(prn);
   const redeliver = useMutation({
-    mutationFn: (eventPrn: string) => client.request<{ redelivery: { queued: number } }>('POST', `${webhookPath(prn)}/redeliver`, { body: { event_prn: eventPrn } }),
+    mutationFn: (eventPrn: string) => redeliverWebhookEvent(client, prn, eventPrn),
     onSuccess: (body) => {
       notifySuccess(`${body.redelivery.queued} delivery queued again`);
       void queries.invalidateQueries({ queryKey: listKey });

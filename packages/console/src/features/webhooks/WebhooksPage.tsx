@@ -8,15 +8,7 @@ import { ResourceTable } from '../../ui/ResourceTable';
 import { SecretOnce } from '../../ui/SecretOnce';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
-import { useWebhooks, WEBHOOK_EVENTS, type Webhook } from './queries';
-
-/** The body of POST /webhooks the form sends. */
-interface WebhookBody {
-  url: string;
-  description: string | null;
-  enabled_events: string[];
-  state: Webhook['state'];
-}
+import { useWebhooks, webhookKeys, WEBHOOK_EVENTS, type Webhook, type WebhookBody } from './queries';
 
 export function WebhooksPage() {
   return (
@@ -35,10 +27,11 @@ export function WebhooksPage() {
 function CreateWebhook() {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
+  // The boxes offer only WEBHOOK_EVENTS' names (the API's enum).
   const [events, setEvents] = useState<string[]>(['device.release_changed']);
   const [enabled, setEnabled] = useState(true);
   const [secret, setSecret] = useState<string | null>(null);
-  const create = useCreateResource<WebhookBody, { webhook: Webhook & { secret: string } }>('webhooks', ['webhooks'], (body) => `Webhook for ${body.url} created`, (answer) => {
+  const create = useCreateResource('/webhooks', webhookKeys.list, (body) => `Webhook for ${body.url} created`, (answer) => {
     setSecret(answer.webhook.secret);
     setUrl('');
     setDescription('');
@@ -49,7 +42,7 @@ function CreateWebhook() {
       submitLabel="Create webhook"
       pending={create.isPending}
       error={create.error}
-      onSubmit={() => create.mutate({ url: url.trim(), description: description.trim() || null, enabled_events: events, state: enabled ? 'enabled' : 'disabled' })}
+      onSubmit={() => create.mutate({ url: url.trim(), description: description.trim() || null, enabled_events: events as WebhookBody['enabled_events'], state: enabled ? 'enabled' : 'disabled' })}
       outcome={secret && <SecretOnce label="The webhook's signing secret" value={secret} onDismiss={() => setSecret(null)} />}
     >
       <TextInput label="Webhook URL" description="https:// and publicly reachable; an enabled webhook must answer a test event with 200 first" value={url} onChange={(e) => setUrl(e.currentTarget.value)} required />
@@ -72,7 +65,7 @@ function WebhookList() {
     <ResourceTable<Webhook>
       label="Webhooks"
       query={webhooks}
-      listKey={['webhooks']}
+      listKey={webhookKeys.list}
       rowTestId="webhook-row"
       minWidth={480}
       columns={[
