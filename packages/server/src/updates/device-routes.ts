@@ -22,7 +22,7 @@ export const updateDeviceRoutes: ContextRoutes = (app, platform) => {
     // The check's statement also records a new connection's device.connected (one commit for
     // both), and proves a later request's admission (connection-auth.ts).
     config: { recordsConnection: true, confirmsAdmission: true },
-    // The device hot path: JSON.stringify writes these answers as fast as the compiled serialiser (bench/compare-bundles.ts), never drops a field, and skips its per-anyOf validation.
+    // Serialised as before the schema named each expansion: exactly what answers.ts builds, no field dropped or coerced (same cost, bench/compare-bundles.ts).
     serializerCompiler: () => JSON.stringify,
     schema: {
       tags: ['device'],
