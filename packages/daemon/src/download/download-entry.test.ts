@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it, vi } from 'vitest';
-import type { ManifestEntry } from '../update/manifest.ts';
+import type { ManifestEntry } from '@canopy/sdk/device';
 import { DownloadError, downloadEntry, finishedPath } from './download-entry.ts';
 
 const BINARY = randomBytes(40 << 20);

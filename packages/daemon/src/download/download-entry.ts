@@ -18,7 +18,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tls from 'node:tls';
-import type { ManifestEntry } from '../update/manifest.ts';
+import type { ManifestEntry } from '@canopy/sdk/device';
 
 /** Why a download stopped: `integrity` failures are never retried from the same bytes. */
 export class DownloadError extends Error {

@@ -16,7 +16,7 @@
  */
 import type { DaemonConfig } from '../config/types.ts';
 import type { Logger } from '../log.ts';
-import type { ManifestEntry } from '../update/manifest.ts';
+import type { ManifestEntry } from '@canopy/sdk/device';
 import type { CanopyMetadata, InstallerName } from './metadata.ts';
 
 export interface InstallContext {

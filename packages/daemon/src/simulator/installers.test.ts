@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import type { InstallContext } from '../installers/installer.ts';
-import type { ManifestEntry } from '../update/manifest.ts';
+import type { ManifestEntry } from '@canopy/sdk/device';
 import { failuresOfDevice, isFaulty, virtualInstallers } from './installers.ts';
 
 const dirs: string[] = [];

@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { writeFileAtomically } from '../installers/file.ts';
 import { createInstallerRegistry, type Installer, type InstallerRegistry } from '../installers/installer.ts';
-import type { ManifestEntry } from '../update/manifest.ts';
+import type { ManifestEntry } from '@canopy/sdk/device';
 
 export interface InstallFailures {
   /** The faulty share of the fleet, in [0, 1]: that many devices (rounded down), spread evenly. */

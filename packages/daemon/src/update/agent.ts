@@ -8,7 +8,7 @@
  * loses neither.
  */
 import fsp from 'node:fs/promises';
-import type { DeviceClient } from '@canopy/sdk/device';
+import type { DeviceClient, ManifestEntry } from '@canopy/sdk/device';
 import { CanopyApiError } from '@canopy/sdk/device';
 import type { DaemonConfig } from '../config/types.ts';
 import { downloadEntry, DownloadError, finishedPath } from '../download/download-entry.ts';
@@ -19,7 +19,6 @@ import type { Logger } from '../log.ts';
 import { sha256File } from '../verify/hash-file.ts';
 import { checkSignatures, type SigningKey } from '../verify/signatures.ts';
 import { holdBackOf } from './hold-back.ts';
-import type { ManifestEntry } from './manifest.ts';
 import { progressReportDue, transition, type DaemonState, type Job, type UpdateEvent } from './state.ts';
 import type { StateStore } from './state-store.ts';
 import path from 'node:path';
@@ -363,11 +362,11 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
     await flushReports(signal);
     if (state.phase.name !== 'idle') return drive(signal);
     const running = state.running;
-    const check = (await client.checkForUpdate(
+    const check = await client.checkForUpdate(
       { releasePrn: running.release_prn, bundlePrn: running.bundle_prn, releaseVersion: running.release_version },
       CHECK_EXPANSIONS,
       { signal },
-    )) as { status: string; release?: { prn: string; version?: string | null } | null; bundle?: { prn: string } | null; manifest?: ManifestEntry[] | null };
+    );
     await apply({ type: 'checked', at: now().toISOString() });
     log.debug('checked for update', { status: check.status });
     if (check.status !== 'update' || !check.bundle) return 'continue';

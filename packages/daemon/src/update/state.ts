@@ -25,7 +25,7 @@
  *   SIGKILL can repeat a report but never lose one.
  */
 import { heldBackAfter, sameOffer, type HeldBack } from './hold-back.ts';
-import type { ManifestEntry } from './manifest.ts';
+import type { ManifestEntry } from '@canopy/sdk/device';
 
 export type ReportStatus = 'downloading' | 'installing' | 'rebooting' | 'installed' | 'failed' | 'rolled_back';
 

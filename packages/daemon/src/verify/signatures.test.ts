@@ -8,7 +8,8 @@ const pair = (id: string) => {
   return { trusted: { id, key: publicKey } as SigningKey, sign: (h: string) => sign(null, Buffer.from(h, 'ascii'), privateKey).toString('hex') };
 };
 const [a, b, c] = [pair('a'), pair('b'), pair('c')];
-const sig = (signature: string) => ({ signature, signing_key_prn: 'prn:1:x:signing_key:y' });
+// The server's claimed key (never trusted: only the configured keys count).
+const sig = (signature: string) => ({ signature, signing_key_prn: 'prn:1:x:signing_key:y', public_value: 'claimed' });
 
 describe('checkSignatures', () => {
   it('accepts one trusted signature at the default threshold, in any hex case', () => {

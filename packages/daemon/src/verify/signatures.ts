@@ -6,7 +6,7 @@
  * once however many signatures it made (`signature_threshold` distinct keys).
  */
 import { verify, type KeyObject } from 'node:crypto';
-import type { ManifestSignature } from '../update/manifest.ts';
+import type { ManifestSignature } from '@canopy/sdk/device';
 
 export interface SigningKey {
   /** Identifies the key: two entries with one id are one key. */

@@ -10,7 +10,7 @@ import type { DaemonConfig } from '../../src/config/types.ts';
 import { avocadoAbInstaller, avocadoAbTrialPending, confirmAvocadoAbTrial, isMounted } from '../../src/installers/avocado-ab.ts';
 import type { InstallContext } from '../../src/installers/installer.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
-import type { ManifestEntry } from '../../src/update/manifest.ts';
+import type { ManifestEntry } from '@canopy/sdk/device';
 import { powerOn } from '../support/boot-loader.ts';
 import { fileEnvironment, HAS_FW_TOOLS, NO_FW_TOOLS_REASON, type FileEnvironment } from '../support/libubootenv.ts';
 

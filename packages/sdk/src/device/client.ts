@@ -15,7 +15,11 @@ import { createDeviceTransport, type DeviceTlsOptions, type DeviceTransport, typ
 
 type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
+/** The answer of `GET /update`: `status`, plus each expansion asked for (null when there is none). */
 export type UpdateCheck = Json<paths['/update']['get']['responses'][200]>;
+/** One binary of an update's manifest (`expand=manifest`): where to download it, what it hashes to, its signatures. */
+export type ManifestEntry = NonNullable<UpdateCheck['manifest']>[number];
+export type ManifestSignature = ManifestEntry['signatures'][number];
 export type UpdateReportBody = NonNullable<paths['/update/reports']['post']['requestBody']>['content']['application/json'];
 export type UpdateReport = Json<paths['/update/reports']['post']['responses'][201]>['data'];
 export type DeviceMe = Json<paths['/device/me']['get']['responses'][200]>['data'];

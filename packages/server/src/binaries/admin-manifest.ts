@@ -2,21 +2,10 @@
  * The manifest entry of the admin update check (`POST /devices/{prn}/update`), in the public
  * API's flat shape: `artifact_prn`, `artifact_version` as the version string, `custom_metadata`
  * always an object (`{}` when the binary has none). The device API's `GET /update` keeps the
- * nested entry of manifest.ts. Both come from the same ManifestEntry, so they never disagree.
+ * nested entry. Both come from the same ManifestEntry, so they never disagree; both schemas are in
+ * manifest-schemas.ts.
  */
-import type { ManifestEntry, ManifestSignature } from './manifest';
-
-export interface AdminManifestEntry {
-  artifact_prn: string;
-  artifact_version: string;
-  binary_prn: string;
-  custom_metadata: Record<string, unknown>;
-  hash: string;
-  signatures: ManifestSignature[];
-  size: number;
-  target: string;
-  url: string;
-}
+import type { AdminManifestEntry, ManifestEntry } from './manifest-schemas';
 
 export function toAdminManifestEntry(entry: ManifestEntry): AdminManifestEntry {
   return {

@@ -22,25 +22,7 @@ import { publicKeyPem } from '../signing-keys/service';
 import { downloadUrlFor, DOWNLOADABLE_STATES } from './download';
 import { binaries, binarySignatures } from './schema';
 import type { BinaryRow } from './wire';
-
-export interface ManifestSignature {
-  signature: string;
-  signing_key_prn: string;
-  /** The signing key as PEM SPKI. */
-  public_value: string;
-}
-
-export interface ManifestEntry {
-  binary_prn: string;
-  artifact: { prn: string; name: string };
-  artifact_version: { prn: string; version: string };
-  custom_metadata: Record<string, unknown> | null;
-  hash: string;
-  size: number;
-  target: string;
-  url: string;
-  signatures: ManifestSignature[];
-}
+import type { ManifestEntry } from './manifest-schemas';
 
 interface Resolved {
   binary: BinaryRow;

@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
-import { Description, list, Name, NoContent, Nullable, Prn, PrnParams, ResourceFields, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
+import { Description, list, Name, NoContent, Nullable, Prn, PrnParams, single, STANDARD_ERRORS } from '../http/schemas';
+import { BundleOverride, OverrideDevice } from './api-schemas';
 import {
   addOverrideDevice,
   bundleOverrideDeviceToWire,
@@ -15,21 +16,6 @@ import {
   removeOverrideDevice,
   updateBundleOverride,
 } from './service';
-
-const BundleOverride = Type.Object({
-  ...ResourceFields,
-  bundle_prn: Prn('The bundle the devices get while the override is active.'),
-  name: Name('Override name.'),
-  description: Nullable(Description()),
-  starts_at: Timestamp('Active from this moment (inclusive).'),
-  ends_at: Nullable(Timestamp('Active until this moment (exclusive); after starts_at. Null: no end.')),
-});
-
-const OverrideDevice = Type.Object({
-  bundle_override_prn: Prn('The override.'),
-  device_prn: Prn('A device the override applies to.'),
-  inserted_at: Timestamp('When the device was added.'),
-});
 
 const DateTimeInput = (description: string) => Type.String({ description, examples: ['2025-06-11T05:04:10Z'] });
 const fields = {

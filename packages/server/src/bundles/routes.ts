@@ -3,17 +3,11 @@ import { CallerId } from '../http/caller-id';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
-import { list, Name, NoContent, Nullable, Prn, PrnParams, ResourceFields, single, STANDARD_ERRORS } from '../http/schemas';
+import { list, Name, NoContent, Nullable, Prn, PrnParams, single, STANDARD_ERRORS } from '../http/schemas';
+import { Bundle } from './api-schemas';
 import { bundlesToWire, createBundle, deleteBundle, getBundle, listBundles, updateBundle } from './service';
 
 const VersionPrns = Type.Array(Prn('An artifact version.'), { minItems: 1, maxItems: 1000, uniqueItems: true, description: 'The artifact versions, in order.' });
-
-const Bundle = Type.Object({
-  ...ResourceFields,
-  name: Nullable(Name('Bundle name, null or 1 to 128 characters.')),
-  artifact_versions: Type.Array(Type.Object({ prn: Prn('An artifact version.'), index: Type.Integer({ description: 'Position, from 0.' }) }), { description: 'The artifact versions in order.' }),
-  artifact_version_prns: Type.Array(Prn('An artifact version.'), { description: 'The same, as plain prns.' }),
-});
 
 const BundleParams = PrnParams('Resource name of the bundle.');
 

@@ -2,19 +2,9 @@ import { Type } from 'typebox';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
-import { Description, list, Name, Nullable, Prn, PrnParams, ResourceFields, single, STANDARD_ERRORS } from '../http/schemas';
+import { list, Name, PrnParams, single, STANDARD_ERRORS } from '../http/schemas';
+import { Cohort, CohortDescription, ProductPrn } from './api-schemas';
 import { cohortToWire, createCohort, getCohort, listCohorts, updateCohort } from './service';
-
-const PRODUCT_PRN_EXAMPLE = 'prn:1:9a3b1f5e-7c1d-4e0a-9a4b-2f3c4d5e6f70:product:5c2d8e1f-3a4b-4c5d-9e6f-7a8b9c0d1e2f';
-const ProductPrn = (description: string) => Prn(description, PRODUCT_PRN_EXAMPLE);
-const CohortDescription = Nullable(Description('What the cohort is for, 1 to 256 characters, or null.'));
-
-const Cohort = Type.Object({
-  ...ResourceFields,
-  product_prn: ProductPrn('The product whose devices the cohort groups.'),
-  name: Name('Name of the cohort, 1 to 128 characters.'),
-  description: CohortDescription,
-});
 
 const CohortParams = PrnParams('Resource name of the cohort.');
 const TAGS = ['cohorts'];

@@ -13,7 +13,9 @@ import { timestampsOf } from '../http/wire-fields';
 import type { Platform } from '../platform';
 import { eq } from 'drizzle-orm';
 import { toAdminManifestEntry } from '../binaries/admin-manifest';
-import { manifestForBundleCached, type ManifestEntry } from '../binaries/manifest';
+import { manifestForBundleCached } from '../binaries/manifest';
+import type { ManifestEntry } from '../binaries/manifest-schemas';
+import type { AdminUpdateAnswer, DeviceUpdateAnswer } from './api-schemas';
 import type { LoadedCheck } from './inputs';
 import type { ResolutionResult } from './core/resolution-types';
 import type { CheckDevice } from './check-state';
@@ -33,7 +35,7 @@ async function manifestOf(db: Executor, platform: Platform, device: CheckDevice,
   return manifestForBundleCached(db, platform, device.organizationId, result.bundleId, device.target);
 }
 
-export async function adminAnswer(db: Executor, platform: Platform, device: CheckDevice, result: ResolutionResult) {
+export async function adminAnswer(db: Executor, platform: Platform, device: CheckDevice, result: ResolutionResult): Promise<AdminUpdateAnswer> {
   return {
     status: result.status,
     source_type: result.sourceType,
@@ -55,8 +57,8 @@ async function bundleWire(db: Executor, bundleId: string) {
 }
 
 /** Only the expansions asked for are loaded; an absent source answers null for each. */
-export async function deviceAnswer(db: Executor, platform: Platform, device: CheckDevice, loaded: LoadedCheck, result: ResolutionResult, expand: ReadonlySet<UpdateExpansion>) {
-  const answer: Record<string, unknown> = { status: result.status };
+export async function deviceAnswer(db: Executor, platform: Platform, device: CheckDevice, loaded: LoadedCheck, result: ResolutionResult, expand: ReadonlySet<UpdateExpansion>): Promise<DeviceUpdateAnswer> {
+  const answer: DeviceUpdateAnswer = { status: result.status };
   if (expand.has('source_type')) answer.source_type = result.sourceType;
   if (expand.has('release')) {
     const release = result.releaseId === null ? null : loaded.releaseRow(result.releaseId);

@@ -7,31 +7,8 @@ import { resourceIdFromPrn } from '../core/prn';
 import { Nullable, Prn, PrnParams, STANDARD_ERRORS } from '../http/schemas';
 import { readDeviceWithCheckState } from './check-state';
 import { getDevice } from './neighbours';
+import { AdminUpdateAnswer, SourceType, UpdateStatus } from './api-schemas';
 import { checkForUpdate, explainUpdate } from './service';
-
-const Status = Type.Union([Type.Literal('update'), Type.Literal('no_update'), Type.Literal('device_quarantine')]);
-const SourceType = Type.Union([Type.Literal('release'), Type.Literal('bundle_override'), Type.Null()]);
-
-// The public API's flat entry (binaries/admin-manifest.ts); the device API keeps the nested one.
-const ManifestEntry = Type.Object({
-  artifact_prn: Prn('The artifact.'),
-  artifact_version: Type.String({ description: 'The artifact version\'s version string.', examples: ['1.4.0'] }),
-  binary_prn: Prn('The binary to install.'),
-  custom_metadata: Type.Record(Type.String(), Type.Unknown(), { description: "The binary's custom metadata; {} when it has none." }),
-  hash: Type.String({ description: 'Lowercase hex SHA-256.' }),
-  signatures: Type.Array(Type.Object({ signature: Type.String(), signing_key_prn: Type.String(), public_value: Type.String({ description: 'PEM public key.' }) })),
-  size: Type.Integer(),
-  target: Type.String(),
-  url: Type.String({ description: 'Download URL, valid 24 hours.' }),
-});
-
-const UpdateAnswer = Type.Object({
-  status: Status,
-  source_type: SourceType,
-  source_prn: Nullable(Prn('The release or bundle override the bundle comes from.')),
-  bundle_prn: Nullable(Prn('The bundle to install.')),
-  manifest: Nullable(Type.Array(ManifestEntry)),
-}, { description: 'What the device should run now, with the manifest to install when the status is `update`.' });
 
 const Reported = {
   release_prn: Type.Optional(Nullable(Prn('The release the device reports running.'))),
@@ -40,7 +17,7 @@ const Reported = {
 };
 
 const ExplainAnswer = Type.Object({
-  status: Status,
+  status: UpdateStatus,
   source_type: SourceType,
   release_prn: Nullable(Type.String()),
   bundle_prn: Nullable(Type.String()),
@@ -76,7 +53,7 @@ export const updateRoutes: ContextRoutes = (app, platform) => {
         '`write: true` also stores that reported state on the device. Current API keys only: a legacy key is 403 `legacy_api_key_not_allowed`.',
       params: Params,
       body: Type.Object({ ...Reported, write: Type.Optional(Type.Boolean({ default: false })) }),
-      response: { 200: UpdateAnswer, ...STANDARD_ERRORS },
+      response: { 200: AdminUpdateAnswer, ...STANDARD_ERRORS },
     },
     handler: async (request) => {
       const actor = actorOf(request);

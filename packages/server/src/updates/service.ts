@@ -59,7 +59,7 @@ export interface CheckOptions {
 export interface UpdateCheck {
   result: ResolutionResult;
   adminAnswer(): Promise<Awaited<ReturnType<typeof adminAnswer>>>;
-  deviceAnswer(expand: ReadonlySet<UpdateExpansion>): Promise<Record<string, unknown>>;
+  deviceAnswer(expand: ReadonlySet<UpdateExpansion>): Promise<Awaited<ReturnType<typeof deviceAnswer>>>;
 }
 
 /** The slot the check counted on is gone (nothing of the check was written): resolve again. */

@@ -1,0 +1,44 @@
+/**
+ * The wire schemas of the update check's two answers (answers.ts builds both, typed by these):
+ * the admin API's flat `{status, source_type, source_prn, bundle_prn, manifest}` and the device
+ * API's `{status}` plus each expansion asked for, every one of them null when there is none.
+ */
+import { Type, type Static } from 'typebox';
+import { AdminManifestEntry, ManifestEntry } from '../binaries/manifest-schemas';
+import { BundleOverride } from '../bundle-overrides/api-schemas';
+import { BundleSummary } from '../bundles/api-schemas';
+import { Cohort } from '../cohorts/api-schemas';
+import { Nullable, Prn } from '../http/schemas';
+import { Release } from '../releases/api-schemas';
+
+export const UpdateStatus = Type.Union([Type.Literal('update'), Type.Literal('no_update'), Type.Literal('device_quarantine')]);
+export const SourceType = Type.Union([Type.Literal('release'), Type.Literal('bundle_override'), Type.Null()], {
+  description: 'Where the bundle comes from; null when nothing is offered.',
+});
+
+export const AdminUpdateAnswer = Type.Object(
+  {
+    status: UpdateStatus,
+    source_type: SourceType,
+    source_prn: Nullable(Prn('The release or bundle override the bundle comes from.')),
+    bundle_prn: Nullable(Prn('The bundle to install.')),
+    manifest: Nullable(Type.Array(AdminManifestEntry)),
+  },
+  { description: 'What the device should run now, with the manifest to install when the status is `update`.' },
+);
+export type AdminUpdateAnswer = Static<typeof AdminUpdateAnswer>;
+
+/** Each expansion is present only when asked for (`expand`), and null when there is none. */
+export const DeviceUpdateAnswer = Type.Object(
+  {
+    status: UpdateStatus,
+    source_type: Type.Optional(SourceType),
+    release: Type.Optional(Nullable(Release, { description: 'The release the bundle comes from; null for an override or no update.' })),
+    bundle: Type.Optional(Nullable(BundleSummary, { description: 'The bundle to run; null when nothing is offered.' })),
+    bundle_override: Type.Optional(Nullable(BundleOverride, { description: 'The override the bundle comes from; null for a release or no update.' })),
+    cohort: Type.Optional(Nullable(Cohort, { description: "The device's cohort; null when it has none." })),
+    manifest: Type.Optional(Nullable(Type.Array(ManifestEntry), { description: 'One entry per binary to install; null unless the status is `update`.' })),
+  },
+  { description: '`status`, plus each expansion asked for.' },
+);
+export type DeviceUpdateAnswer = Static<typeof DeviceUpdateAnswer>;
