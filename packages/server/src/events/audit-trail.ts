@@ -62,8 +62,12 @@ export function installAuditTrail(app: AdminApp, platform: Platform): void {
   const routes: WriteRoute[] = [];
   writeRoutes.set(app, routes);
   app.addHook('onRoute', (route) => {
-    const first = route.url.split('/').filter(Boolean)[0];
-    if (first && !first.startsWith(':')) collections.add(first);
+    // A collection is a first segment, or any segment that names its items by a parameter
+    // (`/orgs/:org_name/.../certificates/:serial`): a POST to it creates, it is no action.
+    const segments = route.url.split('/').filter(Boolean);
+    segments.forEach((segment, i) => {
+      if (!segment.startsWith(':') && (i === 0 || segments[i + 1]?.startsWith(':'))) collections.add(segment);
+    });
     const config = route.config as { public?: boolean; auditExemption?: string } | undefined;
     for (const method of [route.method].flat().map(String).filter((m) => WRITES.has(m))) {
       const audited = isAuditedRoute(route);
