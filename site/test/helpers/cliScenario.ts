@@ -32,6 +32,7 @@ export const STEPS: Step[] = [
   { cmd: 'cohorts update "$COHORT_PRN" --description "Staff devices"' },
   { cmd: 'signing-keys create --generate release-key', save: { KEY_PRN: '.signing_key.prn' } },
   { cmd: 'signing-keys get "$KEY_PRN"' },
+  { cmd: 'signing-keys public-key "$KEY_PRN"' },
   { cmd: 'signing-keys list' },
   { cmd: 'signing-keys update "$KEY_PRN" --name release-key-2025' },
   { cmd: 'artifacts create --name gateway-os --description "Root filesystem"', save: { ARTIFACT_PRN: '.artifact.prn' } },
