@@ -1,32 +1,12 @@
 /**
- * Webhook signing (site/docs/canopy-core/reference/integration-management/webhooks.mdx,
- * "Deliveries"), the one implementation shared by the sender (the server imports it as
- * '@canopy/sdk/webhook-signature') and by receivers (the SDK's index re-exports `verifyWebhook`).
- * Pure functions over node:crypto with no other imports, so the file can be copied into any
- * receiver as is.
+ * Webhook signing, the one implementation shared by the sender (the server imports it as
+ * '@canopy/sdk/webhook-signature') and by receivers (the SDK re-exports `verifyWebhook`). Pure
+ * functions over node:crypto with no other imports, so the file can be copied into any receiver.
  *
- *   canopy-published-at: <RFC 3339 time>
- *   canopy-signature:    HEX(HMAC-SHA256(key = secret's ASCII bytes, message = published-at + raw body))
+ *   canopy-signature: HEX(HMAC-SHA256(key = secret's ASCII bytes, message = published-at + raw body))
  *
- * Upper-case hex. While a rolled secret's ttl runs both signatures are sent, comma-separated,
- * new first; a receiver accepts the request when any of them matches any secret it knows.
- *
- * Receiving (Node, any framework that gives the raw body):
- *
- *   import { verifyWebhook } from '@canopy/sdk';
- *   app.post('/canopy', express.raw({ type: 'application/json' }), (req, res) => {
- *     const ok = verifyWebhook(
- *       [process.env.CANOPY_WEBHOOK_SECRET!],          // during a roll: [new, old]
- *       req.header('canopy-published-at'),
- *       req.body,                                       // the raw bytes, not re-serialised JSON
- *       req.header('canopy-signature'),
- *       300,                                            // refuse deliveries older than 5 minutes
- *     );
- *     if (!ok) return res.sendStatus(401);
- *     const event = JSON.parse(req.body.toString('utf8'));
- *     // Delivery is at-least-once: skip event.prn values already handled, then answer 200.
- *     res.sendStatus(200);
- *   });
+ * Upper-case hex; during a secret's roll both signatures are sent, comma-separated, new first. A
+ * receiver's example: site/docs/canopy-core/reference/integration-management/webhooks.mdx.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

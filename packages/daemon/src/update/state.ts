@@ -4,25 +4,8 @@
  *
  *   idle -> downloading -> verifying -> installing -> rebooting -> confirming -> idle
  *
- * Decisions the docs left open:
- * - Any failure (download, size, hash, signature, metadata, install) returns to idle with a
- *   `failed` report, and the offer is recorded in `held_back` (hold-back.ts): the same offer is
- *   tried again, from scratch, only after a backoff; one that rolled back is not tried again
- *   while the server offers the same. An install (or a different offer) clears the record. The
- *   running software (`running`) is unchanged until an install is confirmed.
- * - An install that needs no reboot goes installing -> idle and the device runs the new bundle at
- *   once; one that needs a reboot goes installing -> rebooting, recording the kernel's boot id
- *   (/proc/sys/kernel/random/boot_id, new at every boot). The daemon's next start is the boot
- *   after it (rebooting -> confirming) only when the boot id differs or is unknown; the same boot
- *   id means the daemon was merely restarted (crash, systemctl restart, reboot command failed
- *   before the kernel went down): it stays in rebooting and runs the reboot command again, so
- *   a health check never runs on a slot that was not booted.
- * - A restart resumes where the state says: downloading resumes the partial files (HTTP Range),
- *   verifying verifies again, installing installs again every binary not yet recorded as
- *   installed (installers are safe to re-run), confirming confirms again.
- * - Reports are part of the state (`pending_reports`): a transition queues them in the same write
- *   that changes the phase, and they leave the queue only once the server has accepted them, so a
- *   SIGKILL can repeat a report but never lose one.
+ * Failures, reboots (told apart from restarts by the kernel's boot id), resumption and queued
+ * reports: docs/decisions/001-daemon-update-state.md.
  */
 import { heldBackAfter, sameOffer, type HeldBack } from './hold-back.ts';
 import type { ManifestEntry } from '@canopy/sdk/device';

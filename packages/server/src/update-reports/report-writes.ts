@@ -1,25 +1,11 @@
 /**
- * The writes of device update reports as ONE statement of fixed text: for each report, its
- * checks (the release and bundle are the organization's, the request's admission guard holds,
- * the report cannot cross a health gate), and only where they all pass, its
- * `device.update_reported` event (with its webhook outbox rows) and its upsert of the device's
- * latest report for the release (whose triggers keep the rollout counters). A report refused by
- * a check wrote nothing; the statement answers which checks failed, so the caller gives the
- * same answers (422 naming the field, the full admission) as if each had been asked first.
- *
- * Reports finishing at about the same time in this process share the statement, as update checks
- * do (updates/check-writes.ts, db/statement-groups.ts): a busy server pays one round trip, one
- * commit and one WAL flush per group instead of the seven round trips of a transaction per report.
- * Unlike an events-only check group, the commit waits for its flush: a report's answer says its
- * report is kept (the rollout counts and the health gate read it), so it must survive a crash.
- *
- * A report that could cross its release's health gate (installed, failed or rolled_back on a
- * release with `halt_failure_ratio` set, not halted nor disabled, as of the statement's snapshot)
- * is refused with `may_halt` when `refuseMayHalt` is set: its caller writes it again inside a
- * transaction that then applies the gate under the release row's lock (rollouts/halt.ts), so the
- * halt's exactly-once argument is untouched: every report that could halt still takes that lock
- * after its own row is written. A release gated after the snapshot is like one gated just after
- * the report, as before: the next finished report applies the gate, counting this one.
+ * The writes of device update reports as ONE statement of fixed text: per report, its checks
+ * (release and bundle of the organization, the admission guard, whether it may cross a health
+ * gate) and, only where all pass, its `device.update_reported` event with outbox rows and the
+ * upsert of the device's latest report. Reports of one moment share the statement, and its commit
+ * waits for the WAL flush (a report's answer says it is kept). A report that may halt its release
+ * is refused with `may_halt` and written again under the release lock (rollouts/halt.ts). Why:
+ * docs/decisions/002-grouped-report-writes.md.
  */
 import { queryArrayRows } from '../db/array-rows';
 import { JSON_ELEMENTS, parameterArrays, unnestParameters } from '../db/array-parameters';
