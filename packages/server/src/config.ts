@@ -40,6 +40,14 @@ export interface Config {
   deviceHandshakeConcurrency: number;
   /** While the event loop runs more than this many ms late, new device connections are closed before any TLS work (but a few). */
   deviceHandshakeMaxLoopDelayMs: number;
+  /** Device TLS handshakes in flight from one source address (an IPv4 address, an IPv6 /64) at most. */
+  deviceHandshakePerAddress: number;
+  /** Device connections not yet through their ClientHello, per source address and in all; beyond, the oldest is closed. */
+  deviceHelloWaitPerAddress: number;
+  deviceHelloWaitTotal: number;
+  /** Seconds from a device connection's accept by which its ClientHello must be in, and its TLS handshake over. */
+  deviceHelloTimeoutSeconds: number;
+  deviceHandshakeTimeoutSeconds: number;
   /**
    * A valid certificate from a registered CA whose CN names an existing device, but which is not
    * registered for it, is added to that device (true) or refused with multi_cert_jitr_disabled.
@@ -199,6 +207,10 @@ export function loadConfig(env: Env = process.env): Config {
     deviceHandshakeBurst: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_BURST', 4000),
     deviceHandshakeConcurrency: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_CONCURRENCY', 64),
     deviceHandshakeMaxLoopDelayMs: integer(env, 'CANOPY_DEVICE_HANDSHAKE_MAX_LOOP_DELAY_MS', 50, 10, 60_000),
+    deviceHandshakePerAddress: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_PER_ADDRESS', 16),
+    deviceHelloWaitPerAddress: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_HELLO_WAIT_PER_ADDRESS', 32),
+    deviceHelloWaitTotal: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_HELLO_WAIT_TOTAL', 1024),
+    ...deviceHandshakeDeadlines(env),
     multiCertJitr: flag(env, 'CANOPY_MULTI_CERT_JITR'),
     blobStore: blobStoreConfig(env, dataDir),
     uploadUrlTtlSeconds: 24 * 3600,
@@ -220,6 +232,14 @@ function sessionSettings(env: Env) {
 }
 
 const DAY_SECONDS = 24 * 3600;
+
+function deviceHandshakeDeadlines(env: Env) {
+  const helloSeconds = integer(env, 'CANOPY_DEVICE_HANDSHAKE_HELLO_TIMEOUT_SECONDS', 5, 1, 60);
+  const handshakeSeconds = integer(env, 'CANOPY_DEVICE_HANDSHAKE_TIMEOUT_SECONDS', 10, 1, 120);
+  // Both count from the accept: the handshake's deadline cannot come before its ClientHello's.
+  if (handshakeSeconds < helloSeconds) throw new ConfigError('CANOPY_DEVICE_HANDSHAKE_TIMEOUT_SECONDS must be at least CANOPY_DEVICE_HANDSHAKE_HELLO_TIMEOUT_SECONDS');
+  return { deviceHelloTimeoutSeconds: helloSeconds, deviceHandshakeTimeoutSeconds: handshakeSeconds };
+}
 
 function webhookSettings(env: Env) {
   const timeoutMs = integer(env, 'CANOPY_WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000);

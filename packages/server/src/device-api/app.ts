@@ -35,30 +35,29 @@ import type { DeviceTlsIdentity } from './tls-identity';
 
 export interface DeviceApi {
   app: FastifyInstance;
-  /** Connections accepted and shed by handshake shedding (null when built without TLS). */
+  /** Connections accepted, shed and closed by handshake shedding (null when built without TLS). */
   shedding: SheddingCounters | null;
 }
 
 // Devices send tiny requests; a large body is never legitimate here.
 const DEVICE_BODY_LIMIT = 64 * 1024;
-// Node's default is 120 s: a client that starts a handshake and stalls would hold its socket that long.
-const HANDSHAKE_TIMEOUT_MS = 10_000;
 
-function tlsOptions(identity: DeviceTlsIdentity) {
+/** `handshakeTimeoutMs`: Node's own deadline (default 120 s), behind handshake shedding's from the accept. */
+function tlsOptions(identity: DeviceTlsIdentity, handshakeTimeoutMs: number) {
   return {
     key: identity.keyPem,
     cert: identity.certPem,
     requestCert: true,
     rejectUnauthorized: false,
     secureOptions: constants.SSL_OP_NO_TICKET,
-    handshakeTimeout: HANDSHAKE_TIMEOUT_MS,
+    handshakeTimeout: handshakeTimeoutMs,
   };
 }
 
 /** `identity` null builds the routes over plain HTTP without listening: only to describe the API. */
 export async function buildDeviceApi(platform: Platform, identity: DeviceTlsIdentity | null, publicUrl = 'https://localhost:4001'): Promise<DeviceApi> {
   const options: FastifyServerOptions & { https?: object } = baseServerOptions(platform.config.logLevel, DEVICE_BODY_LIMIT);
-  if (identity) options.https = tlsOptions(identity);
+  if (identity) options.https = tlsOptions(identity, platform.config.deviceHandshakeTimeoutSeconds * 1000);
   const app = Fastify(options).withTypeProvider<TypeBoxTypeProvider>();
   installCommonHooks(app);
   await app.register(swagger, { openapi: deviceOpenApiDocument(publicUrl) });
@@ -77,8 +76,13 @@ export async function buildDeviceApi(platform: Platform, identity: DeviceTlsIden
     ? shedExcessHandshakes(app.server as unknown as Server, {
         bucket: createTokenBucket(config.deviceHandshakeRate, config.deviceHandshakeBurst),
         concurrency: config.deviceHandshakeConcurrency,
+        perAddress: config.deviceHandshakePerAddress,
         maxLoopDelayMs: config.deviceHandshakeMaxLoopDelayMs,
         lateness: watchLoopLateness(),
+        waitingPerAddress: config.deviceHelloWaitPerAddress,
+        waitingTotal: config.deviceHelloWaitTotal,
+        helloTimeoutMs: config.deviceHelloTimeoutSeconds * 1000,
+        handshakeTimeoutMs: config.deviceHandshakeTimeoutSeconds * 1000,
       })
     : null;
   return { app: app as unknown as FastifyInstance, shedding };

@@ -45,16 +45,30 @@ function clientErrorAnswer(error: NodeJS.ErrnoException): { status: number; code
   }
 }
 
+/** How long a refused client may go on sending before its connection is closed anyway. */
+export const LINGER_AFTER_REFUSAL_MS = 2_000;
+
+const discard = () => {};
+
 /** Fastify's `clientErrorHandler`: the raw socket, since there is no request to answer through. */
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
-  // A reset or an already-answered socket has nobody to tell.
-  if (error.code === 'ECONNRESET' || !socket.writable) {
+  if (error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
+  // Already answered: the parser keeps failing on what the client still sends while we linger.
+  if (!socket.writable) return;
   const { status, code, reason } = clientErrorAnswer(error);
   const body = JSON.stringify(errorBody(code, { reason }));
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  // A lingering close: closing with the client's bytes unread resets the connection, and a reset
+  // makes the client drop the answer it has not read yet. So read and discard until the client
+  // closes too, or for LINGER_AFTER_REFUSAL_MS at most.
+  socket.on('data', discard);
+  socket.resume();
+  const closeAnyway = setTimeout(() => socket.destroy(), LINGER_AFTER_REFUSAL_MS);
+  closeAnyway.unref();
+  socket.once('close', () => clearTimeout(closeAnyway));
 }

@@ -63,4 +63,14 @@ describe('settings', () => {
     // Under 10 ms the 10 ms timer that measures it would shed on its own jitter.
     expect(() => loadConfig({ CANOPY_DEVICE_HANDSHAKE_MAX_LOOP_DELAY_MS: '5' })).toThrow(/CANOPY_DEVICE_HANDSHAKE_MAX_LOOP_DELAY_MS must be an integer from 10 to 60000/);
   });
+
+  it('reads the per-address handshake limits and deadlines, and refuses a handshake deadline before the hello one', () => {
+    expect(loadConfig({})).toMatchObject({ deviceHandshakePerAddress: 16, deviceHelloWaitPerAddress: 32, deviceHelloWaitTotal: 1024, deviceHelloTimeoutSeconds: 5, deviceHandshakeTimeoutSeconds: 10 });
+    expect(
+      loadConfig({ CANOPY_DEVICE_HANDSHAKE_PER_ADDRESS: '64', CANOPY_DEVICE_HANDSHAKE_HELLO_TIMEOUT_SECONDS: '2', CANOPY_DEVICE_HANDSHAKE_TIMEOUT_SECONDS: '2' }),
+    ).toMatchObject({ deviceHandshakePerAddress: 64, deviceHelloTimeoutSeconds: 2, deviceHandshakeTimeoutSeconds: 2 });
+    expect(() => loadConfig({ CANOPY_DEVICE_HANDSHAKE_HELLO_WAIT_TOTAL: '0' })).toThrow(/CANOPY_DEVICE_HANDSHAKE_HELLO_WAIT_TOTAL/);
+    expect(() => loadConfig({ CANOPY_DEVICE_HANDSHAKE_HELLO_TIMEOUT_SECONDS: '0' })).toThrow(/CANOPY_DEVICE_HANDSHAKE_HELLO_TIMEOUT_SECONDS must be an integer from 1 to 60/);
+    expect(() => loadConfig({ CANOPY_DEVICE_HANDSHAKE_TIMEOUT_SECONDS: '4' })).toThrow(/CANOPY_DEVICE_HANDSHAKE_TIMEOUT_SECONDS must be at least/);
+  });
 });

@@ -5,6 +5,7 @@
  * a page cursor naming an impossible date is a 400, not a database error.
  */
 import net from 'node:net';
+import tls from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/validation';
 import { controlCharacterRequests, sendAll } from '../support/control-character-paths';
@@ -102,6 +103,30 @@ describe('answers made before a route runs', () => {
     const garbage = await raw(`NOT A REQUEST\r\n\r\n`);
     expect(garbage.status).toBe(400);
     expect(garbage.body.errors[0].code).toBe('malformed_request');
+  });
+
+  it('a client still sending its oversized head gets the 431, not a reset', async () => {
+    // Over the device API's TLS, where the refusal would otherwise race the client's bytes.
+    const { port } = new URL(t.deviceUrl);
+    const socket = tls.connect({ port: Number(port), host: '127.0.0.1', ca: t.deviceServerCaPem, servername: 'localhost' });
+    await new Promise((resolve) => socket.once('secureConnect', resolve));
+    // Read only once everything is sent, as a client busy sending would.
+    socket.pause();
+    const chunks: Buffer[] = [];
+    const closed = new Promise<Error | undefined>((resolve) => {
+      socket.on('error', resolve);
+      socket.on('close', () => resolve(undefined));
+    });
+    socket.write(`GET /device/update?x=${'a'.repeat(20_000)}`);
+    // The server refuses the head while more of it is on its way.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (let i = 0; i < 8 && !socket.destroyed; i++) socket.write('a'.repeat(64_000));
+    socket.end();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.resume();
+    expect(await closed).toBeUndefined();
+    expect(Buffer.concat(chunks).toString('utf8')).toMatch(/^HTTP\/1\.1 431 /);
   });
 });
 
