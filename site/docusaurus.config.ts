@@ -3,8 +3,9 @@ import type * as Preset from '@docusaurus/preset-classic';
 import { navbarItems } from './src/navbar';
 
 // Build-time settings come from the environment so one build recipe serves every deployment.
-// The console the admin server serves (packages/console) on its default port; set the variable for another host.
-const webConsoleUrl = process.env.CANOPY_WEB_CONSOLE_URL ?? 'http://127.0.0.1:4000/console/';
+// The site's server sends /web-console on to the console beside it, whatever its port
+// (packages/server/src/site/web-console-link.ts); set the variable to link elsewhere at build time.
+const webConsoleUrl = process.env.CANOPY_WEB_CONSOLE_URL ?? 'pathname:///web-console';
 const analyticsEndpoint = process.env.CANOPY_ANALYTICS_ENDPOINT ?? '';
 // Changing this id re-shows the bar to readers who dismissed the previous one.
 const announcementId = process.env.CANOPY_ANNOUNCEMENT_ID ?? 'docs-migration-2025';

@@ -26,6 +26,8 @@ export interface Config {
   siteDir: string | null;
   /** CANOPY_ANALYTICS_ENDPOINT: where the site's page-view beacons go (set at build time too); its origin is allowed by the site's CSP. */
   siteAnalyticsEndpoint: string | null;
+  /** Where the docs site's "Web console" link leads; null: the admin port on the site's host name. */
+  webConsoleUrl: string | null;
   /** The web console's build (packages/console/dist), served at /console/ on the admin port when present. */
   consoleDir: string | null;
   /** Largest JSON body the admin API reads, in bytes (custom_metadata alone may be 1,000,000). */
@@ -187,19 +189,21 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('CANOPY_SECRET_KEY must be 64 hex characters (32 bytes)');
   }
   const dataDir = path.resolve(text(env, 'CANOPY_DATA_DIR') ?? './data');
+  const publicUrl = (text(env, 'CANOPY_PUBLIC_URL') ?? `http://${host}:${adminPort}`).replace(/\/+$/, '');
   return {
     databaseUrl: text(env, 'DATABASE_URL'),
     dataDir,
     adminPort,
     devicePort: port(env, 'CANOPY_DEVICE_PORT', 4001),
     host,
-    publicUrl: (text(env, 'CANOPY_PUBLIC_URL') ?? `http://${host}:${adminPort}`).replace(/\/+$/, ''),
+    publicUrl,
     bootstrapApiKey: text(env, 'CANOPY_BOOTSTRAP_API_KEY'),
     secretKey,
     logLevel: text(env, 'CANOPY_LOG_LEVEL') ?? 'info',
     sitePort: port(env, 'CANOPY_SITE_PORT', 3000),
     siteDir: path.resolve(text(env, 'CANOPY_SITE_DIR') ?? './site/build'),
     siteAnalyticsEndpoint: text(env, 'CANOPY_ANALYTICS_ENDPOINT'),
+    webConsoleUrl: text(env, 'CANOPY_WEB_CONSOLE_URL') ?? (text(env, 'CANOPY_PUBLIC_URL') ? `${publicUrl}/console/` : null),
     consoleDir: path.resolve(text(env, 'CANOPY_CONSOLE_DIR') ?? './packages/console/dist'),
     bodyLimit: 2 * 1024 * 1024,
     deviceTls: deviceTlsConfig(env),

@@ -69,7 +69,10 @@ function keepDataPrivate(config: Config, log: pino.Logger): void {
 /** The documentation site, when a build is there to serve. */
 async function startSite(config: Config, log: pino.Logger): Promise<http.Server | null> {
   if (!config.siteDir || !fs.existsSync(path.join(config.siteDir, 'index.html'))) return null;
-  const site = createSiteServer(config.siteDir, { analyticsEndpoint: config.siteAnalyticsEndpoint });
+  const site = createSiteServer(config.siteDir, {
+    analyticsEndpoint: config.siteAnalyticsEndpoint,
+    webConsole: { url: config.webConsoleUrl, adminPort: config.adminPort },
+  });
   await new Promise<void>((resolve, reject) => site.once('error', reject).listen(config.sitePort, config.host, resolve));
   const { port } = site.address() as { port: number };
   log.info({ siteUrl: `http://${config.host}:${port}` }, 'documentation site listening');

@@ -23,7 +23,7 @@ function get(url: string, acceptEncoding?: string): Promise<{ headers: http.Inco
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-site-'));
 let base = '';
-const server = createSiteServer(root);
+const server = createSiteServer(root, { webConsole: { url: null, adminPort: 4100 } });
 
 beforeAll(async () => {
   fs.writeFileSync(path.join(root, 'index.html'), '<h1>home</h1>');
@@ -81,5 +81,12 @@ describe('static site', () => {
     expect(resolveSitePath(root, '/%2e%2e/canopy-secret.txt')).toBeNull();
     expect(resolveSitePath(root, '/%00')).toBeNull();
     expect(resolveSitePath(root, '/%E0%A4%A')).toBeNull();
+  });
+});
+
+describe('/web-console', () => {
+  it('redirects to the console of the admin server beside the site', async () => {
+    const res = await get(`${base}/web-console`);
+    expect(res.headers.location).toBe('http://127.0.0.1:4100/console/');
   });
 });

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { negotiateEncoding, type Encoding } from '../http/json-compression';
 import { siteSecurityHeaders } from '../http/security-headers';
+import { redirectToWebConsole, WEB_CONSOLE_PATH, type WebConsoleTarget } from './web-console-link';
 
 const gzipAsync = promisify(gzip);
 
@@ -88,7 +89,7 @@ export function resolveSitePath(root: string, urlPath: string): string | null {
   return null;
 }
 
-export function createSiteServer(root: string, options: { analyticsEndpoint?: string | null } = {}): http.Server {
+export function createSiteServer(root: string, options: { analyticsEndpoint?: string | null; webConsole?: WebConsoleTarget } = {}): http.Server {
   const notFound = path.join(root, '404.html');
   const encoded = encodedFiles();
   const securityHeaders = siteSecurityHeaders(options.analyticsEndpoint ?? null);
@@ -97,6 +98,10 @@ export function createSiteServer(root: string, options: { analyticsEndpoint?: st
   function serve(request: http.IncomingMessage, response: http.ServerResponse): void {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (options.webConsole && request.url?.split('?')[0] === WEB_CONSOLE_PATH) {
+      redirectToWebConsole(options.webConsole, request, response);
       return;
     }
     const file = resolveSitePath(root, request.url ?? '/');
