@@ -15,6 +15,7 @@ import { searchCondition, type SearchColumn, type SearchFields } from '../search
 import { parseDateTime } from '../core/time';
 import { removeFromChain, type LinkChange } from './chain';
 import { chainInvalid, loadChain, lockCohortChain, orderAfter, verifyChain, writeLinks, type ReleaseRow } from './chain-store';
+import { checkBundleProduct } from './bundle-product';
 import { getBundle, getCohort } from './neighbours';
 import { placeRelease, type Placement } from './position';
 import { chainRuleProblem, phaseTypeOf, phaseValueFrozen, releaseFieldProblems } from './release-rules';
@@ -136,6 +137,7 @@ export async function createRelease(db: Database, actor: Actor, input: NewReleas
   return db.transaction(async (tx) => {
     const cohort = await getCohort(tx, actor, input.cohort_prn, 'cohort_prn');
     const bundle = await getBundle(tx, actor, input.bundle_prn, 'bundle_prn');
+    await checkBundleProduct(tx, actor.organizationId, bundle.id, cohort.id);
     const placement: Placement = {
       nextId: await linkedReleaseId(tx, actor, 'next_release_prn', input.next_release_prn, cohort.id),
       previousId: await linkedReleaseId(tx, actor, 'previous_release_prn', input.previous_release_prn, cohort.id),
@@ -249,6 +251,7 @@ export async function updateRelease(db: Database, actor: Actor, prn: string, inp
     const current = chain.find((r) => r.id === found.id);
     if (!current) throw notFound('release', prn);
     const bundleId = input.bundle_prn === undefined ? current.bundleId : (await getBundle(tx, actor, input.bundle_prn, 'bundle_prn')).id;
+    if (bundleId !== current.bundleId) await checkBundleProduct(tx, actor.organizationId, bundleId, current.cohortId);
     const next = merged(current, bundleId, input);
     if (phaseValueFrozen(current.phaseValue, next.phaseValue)) {
       throw conflict('release_phase_complete', { field: 'phase_value', reason: 'phase_value 1 completed the phase; it can never change again' });

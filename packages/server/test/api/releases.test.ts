@@ -16,6 +16,25 @@ async function setup() {
 
 const future = () => new Date(Date.now() + 86_400_000).toISOString();
 
+describe('releases: one product per bundle', () => {
+  it("refuses a bundle already released to another product's cohort, on create and on change", async () => {
+    const { bundle, create } = await setup();
+    expect((await create({ name: 'first' })).status).toBe(201);
+    const product = await t.api('POST', '/products', { name: `other-${Date.now()}` });
+    const otherProduct = (await t.api('POST', '/cohorts', { name: 'other', product_prn: product.body.product.prn })).body.cohort;
+    // Another cohort of the same product may have it.
+    expect((await t.api('POST', '/releases', { bundle_prn: bundle.prn, cohort_prn: (await fleet.cohort()).prn, name: 'same', required: false, schedule_date: null })).status).toBe(201);
+    const across = await t.api('POST', '/releases', { bundle_prn: bundle.prn, cohort_prn: otherProduct.prn, name: 'across', required: false, schedule_date: null });
+    expect(across.status).toBe(422);
+    expect(across.body.errors[0].context).toMatchObject({ field: 'bundle_prn', reason: 'released_to_other_product', product_prn: expect.stringContaining(':product:') });
+    const own = await t.api('POST', '/releases', { bundle_prn: (await fleet.bundle()).prn, cohort_prn: otherProduct.prn, name: 'own', required: false, schedule_date: null });
+    expect(own.status).toBe(201);
+    const changed = await t.api('PATCH', `/releases/${own.body.release.prn}`, { bundle_prn: bundle.prn });
+    expect(changed.body.errors?.[0].context.reason).toBe('released_to_other_product');
+    expect((await t.api('GET', `/releases/${own.body.release.prn}`)).body.release.bundle_prn).not.toBe(bundle.prn);
+  });
+});
+
 describe('releases: fields', () => {
   it('creates with every field, reads, lists and updates', async () => {
     const { cohort, bundle, create } = await setup();
