@@ -4,11 +4,12 @@
  * device has reported none.
  */
 import { manifestForBundle } from '../binaries/manifest';
+import type { ManifestEntry } from '../binaries/manifest-schemas';
 import type { DeviceRow } from '../certificates/device-certificate-lookup';
 import { resourceIdFromPrn } from '../core/prn';
 import type { Platform } from '../platform';
 
-export async function currentManifest(platform: Platform, device: DeviceRow): Promise<unknown[] | null> {
+export async function currentManifest(platform: Platform, device: DeviceRow): Promise<ManifestEntry[] | null> {
   const bundleId = resourceIdFromPrn(device.reportedBundlePrn, 'bundle', device.organizationId);
   if (!bundleId) return null;
   return manifestForBundle(platform.db, platform, device.organizationId, bundleId, device.target);

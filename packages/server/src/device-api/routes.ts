@@ -4,19 +4,20 @@ import type { ContextRoutes } from '../http/app-types';
 import { deviceOf } from '../http/device-request';
 import { ExpandQuery, parseExpand } from '../http/expand';
 import { DEVICE_ERRORS, Nullable } from '../http/schemas';
+import { ManifestEntry } from '../binaries/manifest-schemas';
+import { Cohort } from '../cohorts/api-schemas';
+import { Device } from '../devices/api-schemas';
 import { describeDevice, ME_EXPAND } from './service';
 
 const DeviceMe = Type.Object(
   {
     data: Type.Object(
       {
-        prn: Type.String(),
-        identifier: Type.String(),
-        quarantined: Type.Boolean(),
-        cohort: Type.Optional(Nullable(Type.Object({}, { additionalProperties: true }))),
-        manifest: Type.Optional(Nullable(Type.Array(Type.Unknown(), { description: 'Entries of the bundle the device reports running; null when unknown.' }))),
+        ...Device.properties,
+        cohort: Type.Optional(Nullable(Cohort, { description: 'With `expand=cohort`: the device\'s cohort, or null.' })),
+        manifest: Type.Optional(Nullable(Type.Array(ManifestEntry), { description: 'With `expand=manifest`: entries of the bundle the device reports running; null when unknown.' })),
       },
-      { additionalProperties: true },
+      { additionalProperties: false },
     ),
   },
   { description: 'The calling device.' },

@@ -9,33 +9,8 @@ import type { WireSource } from '../read-path/owned-json';
 import { countDevices, ONLINE_WINDOW_SECONDS } from './counts';
 import { createDevice, deleteDevice, deviceToWire, getDeviceJson, listDevicesJson, updateDevice } from './service';
 import { devices } from './schema';
-
-const ORG = '9a3b1f5e-7c1d-4e0a-9a4b-2f3c4d5e6f70';
-const ProductPrn = (description: string) => Prn(description, `prn:1:${ORG}:product:5c2d8e1f-3a4b-4c5d-9e6f-7a8b9c0d1e2f`);
-const CohortPrn = (description: string) => Nullable(Prn(description, `prn:1:${ORG}:cohort:1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d`));
-
-const Identifier = Type.String({ minLength: 1, maxLength: 128, description: 'The device\'s own identifier (often a serial number), 1 to 128 characters, unique within the organization.', examples: ['gw-00042'] });
-const DeviceDescription = Nullable(Description('What or where the device is, 1 to 256 characters, or null.'));
-const Tags = Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { description: 'Labels for phased rollouts and search (each 1 to 128 characters), or null.', examples: [['east', 'beta']] }));
-const Target = Nullable(Type.String({ minLength: 1, maxLength: 128, description: 'Target triplet the device runs, 1 to 128 characters, or null.', examples: ['aarch64-unknown-linux-gnu'] }));
-const Quarantined = Type.Boolean({ description: 'A quarantined device is told device_quarantine by update checks.' });
-const Archived = Type.Boolean({ description: 'Archived devices keep their history but may not authenticate; a product cannot be archived while it has unarchived devices.' });
-
-const Device = Type.Object({
-  ...ResourceFields,
-  identifier: Identifier,
-  product_prn: ProductPrn('The product of the device.'),
-  cohort_prn: CohortPrn('The cohort of the device (one of its product\'s), or null.'),
-  description: DeviceDescription,
-  quarantined: Quarantined,
-  archived: Archived,
-  tags: Tags,
-  target: Target,
-  last_connected_at: Nullable(Timestamp('When the device last connected; null if never.')),
-  reported_bundle_prn: Nullable(Type.String({ description: 'The bundle the device last reported running.' })),
-  reported_release_prn: Nullable(Type.String({ description: 'The release the device last reported running.' })),
-  reported_release_version: Nullable(Type.String({ description: 'The release version the device last reported.', examples: ['1.4.2'] })),
-});
+import { ProductPrn } from '../cohorts/api-schemas';
+import { Archived, CohortPrn, Device, DeviceDescription, Identifier, Quarantined, Tags, Target } from './api-schemas';
 
 /** The fields create and PATCH share; all optional here, create makes two of them required. */
 const EditableFields = {

@@ -54,6 +54,16 @@ describe('GET /update over mTLS', () => {
     // The check recorded what the device reports, and its events name the device.
     const me = await deviceRequest(t, '/device/me?expand=manifest', { credentials: certificate });
     expect(me.body.data).toMatchObject({ prn: device.prn, reported_release_prn: r2.prn });
+    // The device reads itself as the admin API shows it, plus what it expanded (the schema is exact).
+    const { device: asAdmin } = (await t.api('GET', `/devices/${device.prn}`)).body;
+    const withCohort = await deviceRequest(t, '/device/me?expand=manifest,cohort', { credentials: certificate });
+    expect(withCohort.body.data).toEqual({
+      ...asAdmin,
+      last_connected_at: expect.any(String),
+      cohort: (await t.api('GET', `/cohorts/${cohort.prn}`)).body.cohort,
+      // Of the bundle it reports running: it has reported none.
+      manifest: null,
+    });
     expect((await deviceEvents(t.api, 'checked_for_release', device.prn)).length).toBeGreaterThanOrEqual(2);
   });
 
