@@ -1,29 +1,10 @@
 /**
- * Admitting a device on its connection (connection-auth.ts calls these):
- *
- *  - `admitConnection`, on a connection's first request: who the certificate authenticates
- *    (authenticate.ts), then the admission statement (admissions.ts) that confirms it and records
- *    `device.connected`. A chain verified before whose device is remembered (verified-chains.ts)
- *    goes straight to that statement: a reconnecting device costs one statement, shared with the
- *    other requests of the moment, before its request runs. If the database does not confirm the
- *    remembered device, the connection goes the full way, which finds the reason or the device.
- *  - `readmitDevice`, on a later request: the same statement without the event (connection-
- *    auth.ts leaves most later update checks to prove their admission in their own write).
- *
- * Both answer the device row's version with it (admissions.ts AdmissionGuard).
- *
- * With `deferWrites` (the first request's route records the connection itself, see
- * connection-auth.ts), the admission statement only reads: the same checks, without the event and
- * last_connected_at, which are handed back (`deferred`) for the route's own statement to write,
- * so the connection costs one commit instead of two.
- *
- * With `speculate` as well (the route also proves the admission with its update check's write,
- * connection-auth.ts), a remembered device is not asked of the database at all: the outcome is
- * `unconfirmed`, the device row as this process last admitted it, for the check to resolve on and
- * its write to prove (admissions.ts AdmissionGuard, with the CA that vouched). So a reconnecting
- * device that asks for an update costs one statement, not two. Whatever its write cannot prove,
- * the outcome's `confirm` admits the full way, as without `speculate`. Not when last_connected_at
- * is due: that write belongs to an admission statement, which answers the row as written.
+ * Admitting a device on its connection (connection-auth.ts calls these): `admitConnection` on a
+ * connection's first request (authenticate, then the admission statement that confirms the device
+ * and records `device.connected`), `readmitDevice` on a later one (the same statement without the
+ * event). Both answer the device row's version. `deferWrites` hands the connection's writes to the
+ * route; `speculate` skips the statement for a remembered device, whose route's write proves it.
+ * Why: docs/decisions/004-device-connection-admission.md.
  */
 import { chainKey, verifiedChains, type ChainKey, type RowRead, type VerifiedChain } from '../certificates/verified-chains';
 import type { PeerCertificates } from '../certificates/tls-peer';

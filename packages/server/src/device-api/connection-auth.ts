@@ -1,35 +1,10 @@
 /**
- * Authenticates every device API request by its TLS connection. The chain check runs once per
- * connection (the outcome is kept on the socket) and admits the device together with its
- * `device.connected` event (connection-admission.ts); every later request on a keep-alive
- * connection is admitted again by the same grouped statement, without the event, which confirms
- * the certificate is still registered and the device not archived. Sets `request.device` for
- * the routes (see http/device-request.ts). Each connection's state is one value with explicit
- * transitions (connection-state.ts: new, admitting, unconfirmed, admitted, refused), keyed by
- * its socket.
- *
- * A later request to a route whose config says `confirmsAdmission` (GET /update, and
- * POST /update/reports, whose report statement proves it the same way) skips that
- * statement: its check resolves on the row the connection last read and its write proves the
- * admission (AuthenticatedDevice.admission, admissions.ts AdmissionGuard), so a device polling
- * over a kept-alive connection costs one statement per check, not two. When the proof fails the
- * request is admitted the full way and refused, or checked again on the row read. A request whose
- * last_connected_at is due takes the full way, which writes it.
- *
- * A route whose config says `recordsConnection` (GET /update) writes the connection's
- * `device.connected` and last_connected_at in its own statement: on such a first request the
- * admission only reads, and hands the writes over on `request.device.connection`. Whatever the
- * route does not record (it answered 400 before its check, say) is written alone before the
- * response leaves, so a connection's event is committed when its first answer arrives, as always.
- *
- * When that route also confirms admissions, a reconnecting device's first request is not admitted
- * by a statement either (connection-admission.ts `speculate`): its check resolves on the row this
- * process last admitted the device with, and its write proves the admission, `device.connected`
- * included. The connection's later requests wait until the first has settled it: proven by the
- * write, admitted the full way when the write could not prove it (or refused: 401), or, when the
- * route wrote nothing (a 400 before its check), admitted with its writes before the answer
- * leaves. A refusal found then does not turn that answer into a 401, as on a later request; it
- * is recorded, and the connection's next request gets the 401.
+ * Authenticates every device API request by its TLS connection and sets `request.device` for the
+ * routes (http/device-request.ts). The chain check runs once per connection; each connection's
+ * state is one value with explicit transitions (connection-state.ts), keyed by its socket. Routes
+ * that say `confirmsAdmission` prove a later request's admission in their own write; routes that
+ * say `recordsConnection` write the connection's `device.connected` themselves; what a route does
+ * not record is written before its answer leaves. Why: docs/decisions/004-device-connection-admission.md.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TLSSocket } from 'node:tls';

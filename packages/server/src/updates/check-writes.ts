@@ -1,44 +1,10 @@
 /**
  * The writes of update checks, grouped: checks finishing at about the same time in this process
- * are written by ONE autocommit statement of fixed text (planned once per connection), so a
- * busy server pays one commit, one WAL flush and one lock of a phased release's counter per
- * group instead of per check. The caller still waits for its group's commit: when a check
- * answers, everything it recorded is committed and visible, exactly as if it had been written alone.
- *
- * What a check changes is durable before it answers: a claim, the reported state, last_connected_at
- * (and every write inside a caller's transaction). A group that only records events (a device
- * checking again and running what it reported before: the steady state of a fleet, and nearly
- * every check) commits without waiting for its WAL flush: `synchronous_commit` is off for that
- * transaction alone, and PostgreSQL's WAL writer flushes it within three times `wal_writer_delay`
- * (0.6 s by default). Its events stay atomic with their webhook outbox rows and are visible at
- * once; only a crash of PostgreSQL or its machine in that window can lose them, never a crash of
- * Canopy. The flush waited on was, on the benchmark's disk, about 1 ms per group of an 11 ms round
- * trip under load, and the device's answer depends on nothing it makes durable
- * (bench/compare-bundles.ts, bundles alternated: 5-13% more checks/s).
- *
- * Each check's writes stay all-or-nothing: a check that asks for a phase claim has its events
- * and device update kept only when its claim row is inserted (phase-claims.ts CLAIM_CTES),
- * so a claim exists exactly when its `device.claimed_release` does; a refused check wrote
- * nothing and resolves again. A group that fails as a whole (a device deleted meanwhile, a
- * deadlock with another process) is retried check by check, so one check's error is only ever
- * its own.
- *
- * A check may also carry its device's new connection (`connection`: `device.connected` and the
- * throttled `last_connected_at`, deferred by the device API's admission, device-api/connection-
- * admission.ts), so a device that connects to ask for an update costs one commit, not two. Those
- * writes do not depend on the check's claim: the device did connect.
- *
- * A check may carry its request's admission as a guard instead of having been admitted before
- * (`guard`, admission/port.ts AdmissionGuard: a later request on an open connection, or
- * a reconnecting device's first): its events, its connection's `device.connected` included, are
- * kept only where the guard holds, and a check whose guard fails wrote nothing (`not_admitted`);
- * its caller admits the device the full way and resolves again. Guarded checks write events only
- * (service.ts).
- *
- * Grouping never waits for company on an idle server: a check is sent with the next group to
- * leave, and a group leaves as soon as fewer than MAX_IN_FLIGHT groups are at the database and,
- * when some are, it has MIN_GROUP_WHEN_BUSY checks. An idle server writes each check at once; a
- * busy one writes bigger groups.
+ * are written by ONE autocommit statement of fixed text, and each caller waits for its group's
+ * commit. Each check's writes stay all-or-nothing (a claim exists exactly when its event does); a
+ * group failing as a whole is retried check by check. A check may carry its connection's
+ * deferred writes and its admission as a guard. Events-only groups commit without waiting for
+ * their WAL flush. Why, and what it bought: docs/decisions/003-grouped-check-writes.md.
  */
 import { queryArrayRows } from '../db/array-rows';
 import type { Executor } from '../db/connection';
