@@ -12,8 +12,9 @@
  * packages/server holding a bundle. BENCH_LOAD is `handshakes` (default: the devices reconnecting
  * in turn, as device-api.ts counts new connections) or `keep-alive` (GET /update from
  * BENCH_CONNECTIONS kept-alive connections, default 64 as device-api.ts measures; more shows what
- * the server does when it is not waiting on its clients). BENCH_ROUNDS (default 4) rounds of
- * BENCH_SECONDS (default 10).
+ * the server does when it is not waiting on its clients), or `admin-get` (the admin API's
+ * GET /devices/{prn} over the enrolled fleet, 64 connections, as api-devices.ts measures it).
+ * BENCH_ROUNDS (default 4) rounds of BENCH_SECONDS (default 10).
  *
  * BENCH_HISTORY=<n> puts n past events (random ids, as a long-running server's table holds) in
  * the events table before the rounds, and checkpoints before each round: a fresh database's
@@ -26,6 +27,7 @@ import { makeDeviceCa, makeDevices } from './lib/device-certificates';
 import { enrollFleet } from './lib/fleet-enrollment';
 import { formatHandshakes, handshakeLoad } from './lib/handshake-load';
 import { mtlsLoad, type MtlsClient } from './lib/mtls-load';
+import { load } from './lib/load';
 import { walClock, withClient, withDatabase } from './lib/postgres';
 import { WARM_UP_SECONDS } from './lib/warm-up';
 
@@ -35,8 +37,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** As device-api.ts measures them. */
 const DEVICES = 10_000;
-const CONNECTIONS = { handshakes: 256, 'keep-alive': Number(process.env.BENCH_CONNECTIONS ?? 64) }[LOAD];
-if (!CONNECTIONS) throw new Error(`BENCH_LOAD is handshakes or keep-alive, not ${LOAD}`);
+const CONNECTIONS = { handshakes: 256, 'keep-alive': Number(process.env.BENCH_CONNECTIONS ?? 64), 'admin-get': 64 }[LOAD];
+if (!CONNECTIONS) throw new Error(`BENCH_LOAD is handshakes, keep-alive or admin-get, not ${LOAD}`);
 const HEADERS = { 'canopy-release-version': '1.0.0' };
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 0);
 
@@ -61,14 +63,33 @@ async function addHistory(databaseUrl: string): Promise<void> {
   console.log(`added ${HISTORY} past events in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
+/** Admin API paths of up to 2,000 enrolled devices, in random order. */
+async function enrolledDevicePaths(databaseUrl: string): Promise<string[]> {
+  return withClient(databaseUrl, async (client) => {
+    const { rows } = await client.query(`select organization_id, id from devices order by random() limit 2000`);
+    return rows.map((row: { organization_id: string; id: string }) => `/devices/prn:1:${row.organization_id}:device:${row.id}`);
+  });
+}
+
 interface Target {
   url: string;
   ca: string;
   clients: MtlsClient[];
+  /** admin-get: the device paths to read. */
+  devicePaths: string[];
+}
+
+/** The admin API's GET /devices/{prn}, with the server's and database's CPU per request. */
+async function measureAdminGet(name: string, canopy: CanopyProcess, target: Target, databaseUrl: string, seconds: number): Promise<string> {
+  const cpu = await serverCpuClock(canopy.child.process.pid, databaseUrl);
+  const measured = await load({ url: canopy.url, connections: CONNECTIONS, headers: { authorization: `Bearer ${canopy.apiKey}` }, paths: target.devicePaths, seconds });
+  const { serverMs, databaseMs } = await cpu.stop(measured.requests);
+  return `${name.padEnd(28)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} /s  p50/p99 ${measured.p50}/${measured.p99} ms  CPU ms per read: server ${serverMs!.toFixed(3)}, PostgreSQL ${databaseMs!.toFixed(3)}`;
 }
 
 /** One measured load on `canopy`, as one line. */
 async function measure(name: string, canopy: CanopyProcess, target: Target, databaseUrl: string, seconds: number): Promise<string> {
+  if (LOAD === 'admin-get') return measureAdminGet(name, canopy, target, databaseUrl, seconds);
   if (LOAD === 'handshakes') {
     const measured = await handshakeLoad({ ...target, seconds, concurrency: 16, threads: 2, headers: HEADERS, serverPid: canopy.child.process.pid, databaseUrl });
     return formatHandshakes(name, measured);
@@ -102,7 +123,8 @@ await withDatabase(async (databaseUrl) => {
     }
     await enrollFleet(servers[0].canopy, databaseUrl, deviceCa, devices);
     if (HISTORY > 0) await addHistory(databaseUrl);
-    const target = (canopy: CanopyProcess) => ({ url: `https://127.0.0.1:${canopy.devicePort}/update`, ca: canopy.deviceServerCaPem(), clients });
+    const devicePaths = LOAD === 'admin-get' ? await enrolledDevicePaths(databaseUrl) : [];
+    const target = (canopy: CanopyProcess) => ({ url: `https://127.0.0.1:${canopy.devicePort}/update`, ca: canopy.deviceServerCaPem(), clients, devicePaths });
     for (const { name, canopy } of servers) await measure(name, canopy, target(canopy), databaseUrl, WARM_UP_SECONDS);
     console.log(`${LOAD}: ${CONNECTIONS} devices of ${DEVICES}, ${ROUNDS} rounds of ${SECONDS} s`);
     for (let round = 1; round <= ROUNDS; round++) {
