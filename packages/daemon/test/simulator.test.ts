@@ -21,7 +21,7 @@ afterAll(async () => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-const run = (devices: number, extra: { phases?: number[]; timeoutSeconds?: number } = {}) => {
+const run = (devices: number, extra: { phases?: number[]; timeoutSeconds?: number; cohortPrn?: string; releasePrn?: string } = {}) => {
   const lines: string[] = [];
   return simulate({
     adminUrl: t.url,
@@ -34,6 +34,8 @@ const run = (devices: number, extra: { phases?: number[]; timeoutSeconds?: numbe
     binarySize: 32 * 1024,
     timeoutSeconds: extra.timeoutSeconds ?? 120,
     phases: extra.phases,
+    cohortPrn: extra.cohortPrn,
+    releasePrn: extra.releasePrn,
     workDir,
     write: (line) => lines.push(line),
   }).then((summary) => ({ summary, lines }));
@@ -45,6 +47,9 @@ it('converges a fleet of virtual devices on a release, each reporting it to the 
   expect(summary).toMatchObject({ devices: 20, installed: 20, failedReports: 0 });
   expect(lines.some((l) => /^\s+\d+ s\s+idle \d+/.test(l))).toBe(true);
   expect(lines.at(-1)).toMatch(/^converged: 20 of 20 devices run the release/);
+  // It finished only once the server had every device's report of the release.
+  expect(summary.serverOnRelease).toBe(20);
+  expect((await t.api('GET', `/releases/${summary.releasePrn}/rollout`)).body.rollout.on_release).toBe(20);
 
   // The server's view: 20 devices admitted by JITP, each with an installed report for the release.
   const reports = await t.api('GET', `/events?type=device&subtype=update_reported&limit=100`);
@@ -96,4 +101,15 @@ it('enrols a few devices at a time, each counted once the server admitted it and
   } finally {
     await fleet.stop();
   }
+});
+
+it('joins an existing cohort and installs its existing release, signed by the organization', async () => {
+  const first = await run(2);
+  const { cohort_prn: cohortPrn } = (await t.api('GET', `/releases/${first.summary.releasePrn}`)).body.release;
+  const { summary, lines } = await run(3, { cohortPrn, releasePrn: first.summary.releasePrn });
+  expect(summary.convergeSeconds, lines.join('\n')).not.toBeNull();
+  expect(summary).toMatchObject({ releasePrn: first.summary.releasePrn, installed: 3, serverOnRelease: 3 });
+  expect(lines).toContain(`watching release ${first.summary.releasePrn}`);
+  expect((await t.api('GET', `/releases/${first.summary.releasePrn}/rollout`)).body.rollout.on_release).toBe(5);
+  expect((await t.api('GET', `/cohorts/${cohortPrn}`)).body.cohort.prn).toBe(cohortPrn);
 });

@@ -4,7 +4,7 @@
  * settings admit every virtual device into that cohort on its first connection, and a signed
  * release of one binary for the `file` installer.
  */
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import type { AdminApi } from '../admin-api.ts';
 import { issueLeaf, makeCa, type Issued } from './certificates.ts';
 
@@ -17,12 +17,23 @@ export interface SimulatedFleet {
   signingKey: { prn: string; privateKey: KeyObject; publicKey: KeyObject };
 }
 
-export async function setUpFleet(api: AdminApi, name: string): Promise<SimulatedFleet> {
+/**
+ * With `cohortPrn`, the devices join that existing cohort (its product's name goes into the
+ * CA's JITP settings) instead of a new product and cohort.
+ */
+export async function setUpFleet(api: AdminApi, name: string, cohortPrn?: string): Promise<SimulatedFleet> {
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const raw = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
   const signingKey = (await api('POST', '/signing_keys', { name: `${name}-key`, value: raw.toString('base64') })).signing_key;
-  const product = (await api('POST', '/products', { name })).product;
-  const cohort = (await api('POST', '/cohorts', { name: `${name}-cohort`, product_prn: product.prn })).cohort;
+  let cohort: { prn: string; product_prn: string };
+  let productName = name;
+  if (cohortPrn) {
+    cohort = (await api('GET', `/cohorts/${cohortPrn}`)).cohort;
+    productName = (await api('GET', `/products/${cohort.product_prn}`)).product.name;
+  } else {
+    const product = (await api('POST', '/products', { name })).product;
+    cohort = (await api('POST', '/cohorts', { name: `${name}-cohort`, product_prn: product.prn })).cohort;
+  }
   const ca = await makeCa(`${name} CA`);
   const code = (await api('POST', '/ca_certificates/verification_codes')).verification_code;
   const proof = await issueLeaf(ca, code);
@@ -30,9 +41,32 @@ export async function setUpFleet(api: AdminApi, name: string): Promise<Simulated
     certificate: Buffer.from(ca.certPem).toString('base64'),
     verification_certificate: Buffer.from(proof.certPem).toString('base64'),
     description: `${name} simulated devices`,
-    jitp: { description: 'simulated device', tags: ['simulated'], product_name: name, cohort_prn: cohort.prn },
+    jitp: { description: 'simulated device', tags: ['simulated'], product_name: productName, cohort_prn: cohort.prn },
   });
   return { ca, cohortPrn: cohort.prn, productName: name, signingKey: { prn: signingKey.prn, privateKey, publicKey } };
+}
+
+/** The organization's signing keys as public keys: what devices joining an existing release trust. */
+export async function organizationSigningKeys(api: AdminApi): Promise<{ id: string; key: KeyObject }[]> {
+  const keys: { id: string; key: KeyObject }[] = [];
+  for (let page: string | null = ''; page !== null; ) {
+    const answer = await api('GET', `/signing_keys?limit=100${page ? `&page=${encodeURIComponent(page)}` : ''}`);
+    for (const key of answer.signing_keys as { prn: string; value: string }[]) {
+      const der = Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), Buffer.from(key.value, 'base64')]);
+      keys.push({ id: key.prn, key: createPublicKey({ key: der, format: 'der', type: 'spki' }) });
+    }
+    page = answer.next_page;
+  }
+  return keys;
+}
+
+/** Waits until the server counts `expected` devices on the release (their checks report it), or `deadline`. */
+export async function serverOnRelease(api: AdminApi, releasePrn: string, expected: number, deadline: number): Promise<number> {
+  for (;;) {
+    const onRelease: number = (await api('GET', `/releases/${releasePrn}/rollout`)).rollout.on_release;
+    if (onRelease >= expected || Date.now() > deadline) return onRelease;
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 export interface SimulatedRelease {

@@ -24,6 +24,9 @@ const USAGE = `usage: npm run simulate -- --devices N [options]
   --size BYTES         size of the released binary (default 65536)
   --phase FRACTIONS    phase the release: 0.1,1 publishes it to 10% of the cohort, then to
                        everyone once those run it (default 1)
+  --cohort-prn PRN     devices join this existing cohort (default: a new product and cohort)
+  --release-prn PRN    watch this existing release of the cohort instead of publishing one
+                       (devices trust the organization's signing keys; needs --cohort-prn)
   --timeout SECONDS    give up after this long (default 600)
   --work-dir DIR       where devices keep their files (default: a fresh dir in /dev/shm,
                        or the temp dir without it; removed after)
@@ -46,6 +49,8 @@ export async function main(argv: string[]): Promise<number> {
         jitter: { type: 'string', default: '2' },
         size: { type: 'string', default: '65536' },
         phase: { type: 'string' },
+        'cohort-prn': { type: 'string' },
+        'release-prn': { type: 'string' },
         timeout: { type: 'string', default: '600' },
         'work-dir': { type: 'string' },
         verbose: { type: 'boolean', default: false },
@@ -65,6 +70,10 @@ export async function main(argv: string[]): Promise<number> {
     if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number of at least ${min}`);
     return n;
   };
+  if (values['release-prn'] && (!values['cohort-prn'] || values.phase !== undefined)) {
+    process.stderr.write(`--release-prn needs --cohort-prn (its cohort) and takes no --phase\n${USAGE}`);
+    return 64;
+  }
   const root = path.resolve(findRepositoryRoot(), values['data-dir']!);
   const ownWorkDir = !values['work-dir'];
   const workDir = values['work-dir'] ? path.resolve(values['work-dir']) : simulatorWorkDir();
@@ -84,6 +93,8 @@ export async function main(argv: string[]): Promise<number> {
         return fraction;
       }),
       timeoutSeconds: number('timeout', values.timeout!, 1),
+      cohortPrn: values['cohort-prn'],
+      releasePrn: values['release-prn'],
       workDir,
       verbose: values.verbose,
       write: (line) => process.stderr.write(`${line}\n`),

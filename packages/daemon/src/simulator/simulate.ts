@@ -19,7 +19,7 @@ import { createUpdateAgent } from '../update/agent.ts';
 import type { DaemonState, UpdateEvent } from '../update/state.ts';
 import { createStateStore } from '../update/state-store.ts';
 import { issueLeaf } from './certificates.ts';
-import { adminApi, publishRelease, setUpFleet, type AdminApi, type SimulatedFleet, type SimulatedRelease } from './fleet-setup.ts';
+import { adminApi, organizationSigningKeys, publishRelease, serverOnRelease, setUpFleet, type AdminApi, type SimulatedFleet, type SimulatedRelease } from './fleet-setup.ts';
 import { failuresOfDevice, virtualInstallers, type InstallFailures } from './installers.ts';
 
 export interface FleetOptions {
@@ -45,6 +45,10 @@ export interface FleetOptions {
   installFailures?: InstallFailures;
   /** Every saved transition of every device, with the device's index in the fleet. */
   onTransition?: (index: number, state: DaemonState, event: UpdateEvent) => void;
+  /** Join this existing cohort (JITP into it) instead of making a product and cohort. */
+  cohortPrn?: string;
+  /** Trust every signing key of the organization (to install releases the simulator did not sign). */
+  trustOrganizationKeys?: boolean;
 }
 
 export interface ReleaseOptions {
@@ -55,6 +59,8 @@ export interface ReleaseOptions {
    */
   phases?: number[];
   timeoutSeconds: number;
+  /** Watch this existing release (of the fleet's cohort) instead of publishing one; its phase stays as it is. */
+  releasePrn?: string;
 }
 
 export interface SimulateOptions extends FleetOptions, ReleaseOptions {
@@ -77,6 +83,8 @@ export interface ReleaseOutcome {
   convergeSeconds: number | null;
   /** Seconds from publishing to each phase's convergence (null for a phase that never converged). */
   phaseSeconds: (number | null)[];
+  /** Devices the server counts on the release at the end (their checks reported it). */
+  serverOnRelease: number;
 }
 
 export interface SimulationSummary extends ReleaseOutcome {
@@ -102,9 +110,9 @@ interface VirtualDevice {
   state: DaemonState | null;
 }
 
-/** One release to a fresh fleet: what `npm run simulate` runs. */
+/** One release to a fresh fleet (or an existing cohort and release): what `npm run simulate` runs. */
 export async function simulate(options: SimulateOptions): Promise<SimulationSummary> {
-  const fleet = await startFleet(options);
+  const fleet = await startFleet({ ...options, trustOrganizationKeys: options.trustOrganizationKeys ?? options.releasePrn !== undefined });
   try {
     const outcome = await fleet.release(options);
     if (outcome.convergeSeconds !== null) await options.afterConverged?.({ api: fleet.api, fleet: fleet.setup, release: outcome.published });
@@ -131,8 +139,8 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   const api = adminApi(options.adminUrl, options.apiKey);
   const name = `simulated-${Date.now().toString(36)}`;
   const started = Date.now();
-  const fleet = await setUpFleet(api, name);
-  const trustedKeys = [{ id: 'simulator', key: fleet.signingKey.publicKey }];
+  const fleet = await setUpFleet(api, name, options.cohortPrn);
+  const trustedKeys = options.trustOrganizationKeys ? await organizationSigningKeys(api) : [{ id: 'simulator', key: fleet.signingKey.publicKey }];
   const baseLog: Logger = options.verbose ? createLogger({ level: 'info' }) : silentLogger;
   const devices: VirtualDevice[] = [];
   let failedReports = 0;
@@ -215,12 +223,16 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     setup: fleet,
     enrollSeconds,
     async release(release: ReleaseOptions): Promise<ReleaseOutcome> {
-      const phases = release.phases?.length ? release.phases : [1];
+      const phases = release.releasePrn || !release.phases?.length ? [1] : release.phases;
       const failedBefore = failedReports;
       releases++;
-      const published = await publishRelease(api, fleet, { size: options.binarySize, version: `${releases}.0.0`, phaseValue: phases[0] < 1 ? phases[0] : undefined });
+      const published = release.releasePrn
+        ? await existingRelease(api, release.releasePrn)
+        : await publishRelease(api, fleet, { size: options.binarySize, version: `${releases}.0.0`, phaseValue: phases[0] < 1 ? phases[0] : undefined });
       const releasedAt = Date.now();
-      options.write(`release ${published.releasePrn} (${published.size} bytes) published`);
+      // Devices of an existing cohort may run the release already: the server's count starts there.
+      const onReleaseBefore: number = (await api('GET', `/releases/${published.releasePrn}/rollout`)).rollout.on_release;
+      options.write(release.releasePrn ? `watching release ${published.releasePrn}` : `release ${published.releasePrn} (${published.size} bytes) published`);
 
       const count = () => {
         const counted: Record<string, number> = { idle: 0, downloading: 0, verifying: 0, installing: 0, rebooting: 0, confirming: 0, installed: 0 };
@@ -254,14 +266,18 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
         phaseSeconds.push(converged);
         if (converged === null) break;
       }
-      const convergeSeconds = phaseSeconds.length === phases.length ? phaseSeconds[phaseSeconds.length - 1] : null;
+      let convergeSeconds = phaseSeconds.length === phases.length ? phaseSeconds[phaseSeconds.length - 1] : null;
       const final = count();
+      // A device runs the release once it installed it; the server knows when its next check reports it.
+      const onServer = (await serverOnRelease(api, published.releasePrn, onReleaseBefore + final.installed, deadline)) - onReleaseBefore;
+      options.write(`the server counts ${onServer} of the ${final.installed} on the release`);
+      if (onServer < final.installed) convergeSeconds = null;
       options.write(
         convergeSeconds === null
           ? `not converged within ${release.timeoutSeconds} s: ${final.installed} of ${options.devices} device${options.devices === 1 ? '' : 's'} run${options.devices === 1 ? 's' : ''} the release`
           : `converged: ${final.installed} of ${options.devices} device${options.devices === 1 ? '' : 's'} run${options.devices === 1 ? 's' : ''} the release ${convergeSeconds.toFixed(1)} s after it was published`,
       );
-      return { releasePrn: published.releasePrn, published, phases: final, installed: final.installed, failedReports: failedReports - failedBefore, convergeSeconds, phaseSeconds };
+      return { releasePrn: published.releasePrn, published, phases: final, installed: final.installed, failedReports: failedReports - failedBefore, convergeSeconds, phaseSeconds, serverOnRelease: onServer };
     },
     async stop() {
       controller.abort();
@@ -269,6 +285,12 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       for (const device of devices) device.client.close();
     },
   };
+}
+
+/** An existing release as the simulator watches it. */
+async function existingRelease(api: AdminApi, releasePrn: string): Promise<SimulatedRelease> {
+  const { release } = await api('GET', `/releases/${releasePrn}`);
+  return { releasePrn: release.prn, bundlePrn: release.bundle_prn, size: 0 };
 }
 
 /**
