@@ -7,10 +7,11 @@
  * A listening socket opened in `listener` is handed to this process (`listenIn`): connections to
  * it arrive here from the clients' many addresses, as they would from many hosts.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import type net from 'node:net';
+import { namespaceProcesses } from './namespace-processes';
 
 /** Why these namespaces cannot be made here, or null. */
 export function namespacesUnsupportedReason(): string | null {
@@ -42,8 +43,7 @@ export function createAddressNamespaces(clientAddresses: number): AddressNamespa
   const suffix = randomBytes(3).toString('hex');
   const block = `10.203.${randomBytes(1)[0]}`;
   const ns = { listener: `cnL${suffix}`, clients: `cnA${suffix}` };
-  const children: ChildProcess[] = [];
-  const outputs = new Map<ChildProcess, string>();
+  const processes = namespaceProcesses(100_000);
   const ip = (args: string[], input?: string) => execFileSync('ip', args, { input, stdio: ['pipe', 'pipe', 'pipe'] }).toString();
   const lab: AddressNamespaces = {
     ns,
@@ -54,32 +54,9 @@ export function createAddressNamespaces(clientAddresses: number): AddressNamespa
       const [, server] = (await once(child, 'message')) as [string, net.Server];
       return server;
     },
-    spawn(name, command, args, options = {}) {
-      const child = spawn('ip', ['netns', 'exec', name, command, ...args], { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-      children.push(child);
-      // Always drained, so a chatty process never blocks on a full pipe.
-      outputs.set(child, '');
-      const keep = (chunk: Buffer) => outputs.set(child, (outputs.get(child)! + chunk).slice(-100_000));
-      child.stdout!.on('data', keep);
-      child.stderr!.on('data', keep);
-      return child;
-    },
-    output: (child) => outputs.get(child) ?? '',
-    destroy() {
-      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      for (const name of Object.values(ns)) {
-        // Anything still running inside is this run's: ended by its id before the namespace goes.
-        const pids = spawnSync('ip', ['netns', 'pids', name]).stdout?.toString().split(/\s+/).filter(Boolean) ?? [];
-        for (const pid of pids) {
-          try {
-            process.kill(Number(pid), 'SIGKILL');
-          } catch {
-            // already gone
-          }
-        }
-        spawnSync('ip', ['netns', 'del', name]);
-      }
-    },
+    spawn: (name, command, args, options = {}) => processes.spawn(name, command, args, { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] }),
+    output: (child) => processes.output(child),
+    destroy: () => processes.destroy(Object.values(ns), 'SIGKILL'),
   };
   try {
     for (const name of Object.values(ns)) {

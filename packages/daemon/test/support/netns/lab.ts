@@ -9,9 +9,10 @@
  * The operator routes the tunnel blocks (10.250.0.0/16) to the server, where the per-tunnel
  * proxies listen on the server's tunnel addresses.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { namespaceProcesses } from '../../../../server/test/support/namespace-processes';
 
 /** Why the namespace tests cannot run here, or null. */
 export function labUnsupportedReason(): string | null {
@@ -41,8 +42,7 @@ export function createLab(): Lab {
   const suffix = randomBytes(3).toString('hex');
   const n = randomBytes(1)[0];
   const ns = { server: `cnS${suffix}`, device: `cnD${suffix}`, operator: `cnO${suffix}` };
-  const children: ChildProcess[] = [];
-  const outputs = new Map<ChildProcess, string>();
+  const processes = namespaceProcesses(200_000);
   const ip = (...args: string[]) => execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString();
   const lab: Lab = {
     ns,
@@ -52,33 +52,10 @@ export function createLab(): Lab {
     operatorIps: [`10.201.${n}.2`, `10.201.${n}.3`],
     tunnelBlock: '10.250.0.0/16',
     exec: (name, command, args) => execFileSync('ip', ['netns', 'exec', name, command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }).toString(),
-    spawn(name, command, args, options = {}) {
-      const child = spawn('ip', ['netns', 'exec', name, command, ...args], { env: options.env ?? process.env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-      children.push(child);
-      // Always drained, so a chatty process never blocks on a full pipe.
-      outputs.set(child, '');
-      const keep = (chunk: Buffer) => outputs.set(child, (outputs.get(child)! + chunk).slice(-200_000));
-      child.stdout!.on('data', keep);
-      child.stderr!.on('data', keep);
-      return child;
-    },
-    output: (child) => (child ? outputs.get(child) ?? '' : ''),
-    destroy() {
-      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      for (const name of Object.values(ns)) {
-        // Every process still in the namespace is this run's (wireguard-go daemons detach from
-        // their starter, and deleting a namespace does not end them): ended by their ids.
-        const pids = spawnSync('ip', ['netns', 'pids', name]).stdout?.toString().split(/\s+/).filter(Boolean) ?? [];
-        for (const pid of pids) {
-          try {
-            process.kill(Number(pid), 'SIGTERM');
-          } catch {
-            // already gone
-          }
-        }
-        spawnSync('ip', ['netns', 'del', name]);
-      }
-    },
+    spawn: (name, command, args, options = {}) => processes.spawn(name, command, args, options),
+    output: (child) => processes.output(child),
+    // wireguard-go daemons detach from their starter: ended by their ids, gently.
+    destroy: () => processes.destroy(Object.values(ns), 'SIGTERM'),
   };
   try {
     for (const name of Object.values(ns)) {
