@@ -3,25 +3,9 @@ import { Type } from 'typebox';
 import type { ContextRoutes } from '../http/app-types';
 import { deviceOf } from '../http/device-request';
 import { ExpandQuery, parseExpand } from '../http/expand';
-import { DEVICE_ERRORS, Nullable } from '../http/schemas';
-import { ManifestEntry } from '../binaries/manifest-schemas';
-import { Cohort } from '../cohorts/api-schemas';
-import { Device } from '../devices/api-schemas';
+import { DEVICE_ERRORS } from '../http/schemas';
+import { DeviceMe } from './api-schemas';
 import { describeDevice, ME_EXPAND } from './service';
-
-const DeviceMe = Type.Object(
-  {
-    data: Type.Object(
-      {
-        ...Device.properties,
-        cohort: Type.Optional(Nullable(Cohort, { description: 'With `expand=cohort`: the device\'s cohort, or null.' })),
-        manifest: Type.Optional(Nullable(Type.Array(ManifestEntry), { description: 'With `expand=manifest`: entries of the bundle the device reports running; null when unknown.' })),
-      },
-      { additionalProperties: false },
-    ),
-  },
-  { description: 'The calling device.' },
-);
 
 export const deviceApiRoutes: ContextRoutes = (app, platform) => {
   app.get('/device/me', {

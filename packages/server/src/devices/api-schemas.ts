@@ -3,6 +3,8 @@ import { Type } from 'typebox';
 import { Description, Nullable, Prn, ResourceFields, Timestamp } from '../http/schemas';
 import { ProductPrn } from '../cohorts/api-schemas';
 
+export { ProductPrn };
+
 const ORG = '9a3b1f5e-7c1d-4e0a-9a4b-2f3c4d5e6f70';
 
 export const CohortPrn = (description: string) => Nullable(Prn(description, `prn:1:${ORG}:cohort:1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d`));

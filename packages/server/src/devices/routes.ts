@@ -9,8 +9,7 @@ import type { WireSource } from '../read-path/owned-json';
 import { countDevices, ONLINE_WINDOW_SECONDS } from './counts';
 import { createDevice, deleteDevice, deviceToWire, getDeviceJson, listDevicesJson, updateDevice } from './service';
 import { devices } from './schema';
-import { ProductPrn } from '../cohorts/api-schemas';
-import { Archived, CohortPrn, Device, DeviceDescription, Identifier, Quarantined, Tags, Target } from './api-schemas';
+import { Archived, CohortPrn, Device, DeviceDescription, Identifier, ProductPrn, Quarantined, Tags, Target } from './api-schemas';
 
 /** The fields create and PATCH share; all optional here, create makes two of them required. */
 const EditableFields = {
