@@ -106,9 +106,12 @@ export const STEPS: Step[] = [
   { cmd: 'webhooks roll-secret "$WEBHOOK_PRN" --webhook-ttl 900' },
   { cmd: 'webhooks delete "$WEBHOOK_PRN"' },
   { cmd: 'events list --type tunnel --limit 2' },
-  // A second release, then reverted: the revert appends a required release back on 1.4.0's bundle.
+  // A second release, paused, resumed, then reverted and cancelled: the revert appends a required release back on 1.4.0's bundle.
   { cmd: 'releases create --bundle-prn "$BUNDLE_PRN" --cohort-prn "$COHORT_PRN" --name 1.4.1 --version 1.4.1 --required false --schedule-date 2025-06-11T05:00:00Z', save: { RELEASE2_PRN: '.release.prn' }, setup: true },
+  { cmd: 'releases pause "$RELEASE2_PRN"' },
+  { cmd: 'releases resume "$RELEASE2_PRN"' },
   { cmd: 'releases revert "$RELEASE2_PRN" --name "back to 1.4.0" --version 1.4.2', save: { REVERT_PRN: '.release.prn' } },
+  { cmd: 'releases cancel "$RELEASE2_PRN"' },
   // The legacy API. fwup-key.pub is the public key as `fwup -g` writes it; the .fw archives are
   // fwup archives signed with its private key (`fwup -S`), made by the test (cliExamples.test.ts).
   { cmd: 'signing-keys create --name fwup-key --value-path fwup-key.pub', setup: true },

@@ -21,7 +21,7 @@ const prnField = (flag: string, what: string, type: string, required = false) =>
 
 /**
  * Safe rollouts beside the release CRUD: progress (`rollout`), `dry-run` (the create's flags,
- * nothing written) and `revert` (site/docs: guides/rolling-out-safely).
+ * nothing written), `pause` / `resume` / `cancel` and `revert` (site/docs: guides/rolling-out-safely).
  */
 function releaseActions(actions: ActionDef[]): ActionDef[] {
   const create = actions.find((action) => action.name === 'create')!;
@@ -43,6 +43,20 @@ function releaseActions(actions: ActionDef[]): ActionDef[] {
       body: create.body,
       examples: [`canopy releases dry-run --bundle-prn ${examplePrn('bundle')} --cohort-prn ${examplePrn('cohort')} --name v2 --required false --schedule-date 2025-01-01T00:00:00Z --phase-value 0.1`],
     },
+    ...(
+      [
+        ['pause', 'Pause the release: no new offers (devices holding a phase slot keep theirs); 409 release_cancelled for a cancelled one.'],
+        ['resume', 'Resume a paused or halted release (clears paused_at and halted_at).'],
+        ['cancel', 'Cancel the release for good: devices that have not started it stay where they are.'],
+      ] as const
+    ).map(([action, summary]) => ({
+      name: action,
+      summary,
+      method: 'POST' as const,
+      path: `/releases/{prn}/${action}`,
+      args: [prnArg('release', 'release')],
+      examples: [`canopy releases ${action} ${examplePrn('release')}`],
+    })),
     {
       name: 'revert',
       summary: 'Disable the release and append a required release carrying the bundle of the release before it (409 nothing_to_revert_to for the first).',

@@ -48,6 +48,8 @@ export const Release = Type.Object({
   halt_failure_ratio: Nullable(HaltFailureRatio),
   halt_min_reports: HaltMinReports,
   halted_at: Nullable(Timestamp('When the health gate halted (disabled) the release; null when not halted or resumed.')),
+  paused_at: Nullable(Timestamp('When an operator paused the release (POST /releases/{prn}/pause): no new offers; null when running.')),
+  cancelled_at: Nullable(Timestamp('When an operator cancelled the release (POST /releases/{prn}/cancel): final, never offered again.')),
   next_release_prn: Nullable(Prn('The next (newer) release; null for the latest.')),
   previous_release_prn: Nullable(Prn('The previous (older) release; null for the first.')),
 });
@@ -72,6 +74,8 @@ const writable = {
   halt_min_reports: Type.Optional(HaltMinReports),
   next_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right before this release.'))),
   previous_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right after this release.'))),
+  paused_at: Type.Optional(Nullable(Type.String({ description: 'Ignored: set by POST /releases/{prn}/pause and /resume.' }))),
+  cancelled_at: Type.Optional(Nullable(Type.String({ description: 'Ignored: set by POST /releases/{prn}/cancel.' }))),
 };
 
 export const CreateBody = Type.Object(writable);
@@ -81,7 +85,7 @@ export const UpdateBody = Type.Partial(Type.Object({ ...writable, disabled: Type
 
 /** Both spellings are accepted; sending both with different values is a mistake. */
 export function fields(body: Static<typeof UpdateBody>): ReleaseFields {
-  const { 'version-requirement': dashed, schedule_complete: _derived, ...rest } = body;
+  const { 'version-requirement': dashed, schedule_complete: _derived, paused_at: _paused, cancelled_at: _cancelled, ...rest } = body;
   if (dashed !== undefined && rest.version_requirement !== undefined && dashed !== rest.version_requirement) {
     throw invalidField('version_requirement', 'conflicts_with_version-requirement');
   }

@@ -41,6 +41,10 @@ export const releases = pgTable(
     haltMinReports: integer('halt_min_reports').notNull().default(5),
     /** When the gate halted (disabled) the release; cleared when it is enabled again. */
     haltedAt: timestamptz('halted_at'),
+    /** Paused by an operator (rollouts/controls.ts): no new offers until resumed. */
+    pausedAt: timestamptz('paused_at'),
+    /** Cancelled by an operator: final; devices that have not started it stay where they are. */
+    cancelledAt: timestamptz('cancelled_at'),
     insertedAt: insertedAt(),
     updatedAt: updatedAt(),
   },

@@ -165,6 +165,8 @@ export async function createRelease(db: Database, actor: Actor, input: NewReleas
       haltFailureRatio: input.halt_failure_ratio ?? null,
       haltMinReports: input.halt_min_reports ?? 5,
       haltedAt: null,
+      pausedAt: null,
+      cancelledAt: null,
       insertedAt: '',
       updatedAt: '',
     };
@@ -263,7 +265,8 @@ export async function updateRelease(db: Database, actor: Actor, prn: string, inp
     const order = orderAfter(actor.organizationId, current.cohortId, chain, changes);
     checkChainRules(actor, order, rowsByIdWith(chain, next));
 
-    const { id, organizationId, cohortId, nextReleaseId, insertedAt, phaseClaimCount, disabled, haltedAt, ...fields } = next;
+    const { id, organizationId, cohortId, nextReleaseId, insertedAt, phaseClaimCount, disabled, haltedAt, pausedAt, cancelledAt, ...fields } = next;
+    // The controls (pause, cancel: rollouts/controls.ts) have their own routes; a PATCH never writes them.
     // `disabled` is written only when sent: the health gate may halt the release meanwhile
     // (rollouts/halt.ts) without the cohort lock, and an unrelated PATCH must not undo that.
     // Enabling clears `halted_at` (resuming a halted rollout).

@@ -31,6 +31,8 @@ export function releaseToWire(row: ReleaseWithPrevious, now = new Date()) {
     halt_failure_ratio: row.haltFailureRatio,
     halt_min_reports: row.haltMinReports,
     halted_at: toRfc3339(row.haltedAt),
+    paused_at: toRfc3339(row.pausedAt),
+    cancelled_at: toRfc3339(row.cancelledAt),
     next_release_prn: prn('release', row.nextReleaseId),
     previous_release_prn: prn('release', row.previousReleaseId),
     ...timestampsOf(row),

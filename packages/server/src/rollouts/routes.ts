@@ -8,6 +8,9 @@ import { actorOf } from '../http/auth';
 import { Name, Nullable, Prn, PrnParams, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
 import { NOT_ELIGIBLE_REASONS } from './fleet';
 import { DryRunBody, dryRun, Release, releaseFields, revertRelease, rolloutProgress } from './service';
+import { controlRelease } from './controls';
+import { releaseToWire } from '../releases/wire';
+import type { ReleaseControl } from './control-rules';
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -18,7 +21,7 @@ const NotEligible = Type.Object(
       'Devices of the cohort the update check would not give this release now, by the first reason their resolution met: ' +
       'quarantined; version_requirement (the device version does not meet it); phase_tags (no shared tag); required_release_first ' +
       '(a required release before it must come first); bundle_override (an active override pins the device); target (the bundle is ' +
-      "not signed for the device's target); release_disabled; scheduled; already_on_or_past (the device runs it or a later one); " +
+      "not signed for the device's target); release_disabled; release_paused (only devices already holding a phase slot keep it); release_cancelled; scheduled; already_on_or_past (the device runs it or a later one); " +
       'passed_over (a later release is offered instead).',
   },
 );
@@ -44,6 +47,8 @@ const Rollout = Type.Object({
   reported: Reported,
   on_release: count('Devices whose reported release is this one.'),
   halted_at: Nullable(Timestamp('When the health gate halted the release.')),
+  paused_at: Nullable(Timestamp('When an operator paused the release.')),
+  cancelled_at: Nullable(Timestamp('When an operator cancelled the release.')),
   halt_reason: Nullable(Type.String({ description: '`failure_ratio` when halted by the health gate.' })),
   disabled: Type.Boolean(),
   halt_failure_ratio: Nullable(Type.Number()),
@@ -101,6 +106,37 @@ export const rolloutRoutes: ContextRoutes = (app, { db }) => {
       return { dry_run: await dryRun(db, actorOf(request), input) };
     },
   });
+
+  const controls: { action: ReleaseControl; summary: string; description: string }[] = [
+    {
+      action: 'pause',
+      summary: 'Pause a release',
+      description:
+        'Stops new offers: the update check no longer gives the release to a device that does not already hold a slot of its phase; devices installing it finish. ' +
+        'Records `release.paused`. Pausing a paused release changes nothing. 409 `release_cancelled` for a cancelled release.',
+    },
+    {
+      action: 'resume',
+      summary: 'Resume a release',
+      description:
+        'Clears a pause and a health-gate halt (`paused_at`, `halted_at`; a halted release is enabled again). Records `release.resumed`. ' +
+        'A release neither paused nor halted is left as it is. 409 `release_cancelled` for a cancelled release.',
+    },
+    {
+      action: 'cancel',
+      summary: 'Cancel a release',
+      description:
+        'Final: no device is offered the release again, so devices that have not started it stay where they are (their next update check answers no update, ' +
+        'or an older usable release of the chain); devices installing it finish and report as usual. Records `release.cancelled`. Cancelling again changes nothing.',
+    },
+  ];
+  for (const control of controls) {
+    app.post(`/releases/:prn/${control.action}`, {
+      config: { role: 'write' },
+      schema: { tags, summary: control.summary, description: control.description, params: ReleaseParams, response: { 200: single('release', Release), ...STANDARD_ERRORS } },
+      handler: async (request) => ({ release: releaseToWire(await controlRelease(db, actorOf(request), request.params.prn, control.action)) }),
+    });
+  }
 
   app.post('/releases/:prn/revert', {
     config: { role: 'write' },

@@ -102,6 +102,8 @@ export async function rolloutProgress(db: Database, actor: Actor, prn: string) {
     reported: snapshot.reported,
     on_release: snapshot.onRelease,
     halted_at: toRfc3339(snapshot.haltedAt),
+    paused_at: toRfc3339(snapshot.pausedAt),
+    cancelled_at: toRfc3339(snapshot.cancelledAt),
     halt_reason: snapshot.haltedAt === null ? null : 'failure_ratio',
     disabled: snapshot.disabled,
     halt_failure_ratio: snapshot.haltFailureRatio,

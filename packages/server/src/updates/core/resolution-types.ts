@@ -36,6 +36,10 @@ export interface ChainRelease {
   bundleId: string;
   required: boolean;
   disabled: boolean;
+  /** Paused by an operator: only a device already holding its phase slot is still offered it. */
+  paused: boolean;
+  /** Cancelled by an operator: never offered again. */
+  cancelled: boolean;
   scheduleDate: Date | null;
   /** Elixir requirement the device's current version must satisfy; null = no restriction. */
   versionRequirement: string | null;
@@ -116,6 +120,8 @@ export type ExplainReason =
   // walk backward
   | 'usable'
   | 'disabled'
+  | 'cancelled'
+  | 'paused'
   | 'scheduled'
   | 'requirement_not_met'
   | 'phase_full'

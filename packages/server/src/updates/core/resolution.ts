@@ -186,6 +186,15 @@ function walkBackward(input: ResolutionInput, target: number, position: Position
       steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'disabled' });
       continue;
     }
+    if (release.cancelled) {
+      steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'cancelled' });
+      continue;
+    }
+    // A pause stops new offers: a device that already holds a slot of the phase was offered it.
+    if (release.paused && !(isPhased(release) && input.phaseClaims(release.id).deviceHasClaim)) {
+      steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'paused' });
+      continue;
+    }
     if (release.scheduleDate !== null && release.scheduleDate.getTime() > now.getTime()) {
       steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'scheduled', detail: { schedule_date: release.scheduleDate.toISOString() } });
       continue;
