@@ -30,7 +30,13 @@ describe('releases dry-run, rollout, pause, resume, cancel and revert', () => {
     const paused = (await ok(['releases', 'pause', second.prn])).release;
     expect(paused.paused_at).toMatch(/^\d{4}-/);
     expect((await ok(['releases', 'resume', second.prn])).release).toMatchObject({ paused_at: null, halted_at: null });
-    const third = (await ok(['releases', 'create', ...base, '--name', 'r3'])).release;
+    const third = (await ok(['releases', 'create', ...base, '--name', 'r3', '--penalty-box', '{"failures": 2, "window_seconds": 180, "rest_seconds": 60}'])).release;
+    expect(third.penalty_box).toEqual({ failures: 2, window_seconds: 180, rest_seconds: 60 });
+    expect((await ok(['releases', 'penalty-box', third.prn])).penalty_box).toEqual([]);
+    expect((await ok(['devices', 'penalty-box', device.prn])).penalty_box).toEqual([]);
+    const notBoxed = await canopy(['releases', 'penalty-box-release', third.prn, device.prn], env);
+    expect(notBoxed.code).toBe(1);
+    expect(notBoxed.stderr).toContain('not_found');
     expect((await ok(['releases', 'cancel', third.prn])).release.cancelled_at).toMatch(/^\d{4}-/);
     const refused = await canopy(['releases', 'pause', third.prn], env);
     expect(refused.code).toBe(1);

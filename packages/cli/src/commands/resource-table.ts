@@ -21,7 +21,7 @@ const prnField = (flag: string, what: string, type: string, required = false) =>
 
 /**
  * Safe rollouts beside the release CRUD: progress (`rollout`), `dry-run` (the create's flags,
- * nothing written), `pause` / `resume` / `cancel` and `revert` (site/docs: guides/rolling-out-safely).
+ * nothing written), `pause` / `resume` / `cancel`, the penalty box and `revert` (site/docs: guides/rolling-out-safely).
  */
 function releaseActions(actions: ActionDef[]): ActionDef[] {
   const create = actions.find((action) => action.name === 'create')!;
@@ -57,6 +57,22 @@ function releaseActions(actions: ActionDef[]): ActionDef[] {
       args: [prnArg('release', 'release')],
       examples: [`canopy releases ${action} ${examplePrn('release')}`],
     })),
+    {
+      name: 'penalty-box',
+      summary: 'Devices whose failures of the release are counted, and whether each rests from it now (resting ones first).',
+      method: 'GET',
+      path: '/releases/{prn}/penalty_box',
+      args: [prnArg('release', 'release')],
+      examples: [`canopy releases penalty-box ${examplePrn('release')}`],
+    },
+    {
+      name: 'penalty-box-release',
+      summary: 'Release a device from the penalty box of the release: its failures are forgotten and it may be offered the release at once.',
+      method: 'DELETE',
+      path: '/releases/{prn}/penalty_box/{device_prn}',
+      args: [prnArg('release', 'release'), { name: 'device_prn', description: 'Resource name of the device.', example: examplePrn('device') }],
+      examples: [`canopy releases penalty-box-release ${examplePrn('release')} ${examplePrn('device')}`],
+    },
     {
       name: 'revert',
       summary: 'Disable the release and append a required release carrying the bundle of the release before it (409 nothing_to_revert_to for the first).',
@@ -339,6 +355,14 @@ export const RESOURCES: ResourceDef[] = [
         ],
         examples: [`canopy devices get-update ${examplePrn('device')} --release-version 1.2.0`],
       },
+      {
+        name: 'penalty-box',
+        summary: 'Releases whose failures are counted for the device, and whether it rests from them now.',
+        method: 'GET',
+        path: '/devices/{prn}/penalty_box',
+        args: [prnArg('device', 'device')],
+        examples: [`canopy devices penalty-box ${examplePrn('device')}`],
+      },
     ],
   },
   {
@@ -412,6 +436,7 @@ export const RESOURCES: ResourceDef[] = [
         prnField('next-release-prn', 'release to insert this one before (default: append as latest)', 'release'),
         { ...num('halt-failure-ratio', 'Health gate: halt (disable) the release once (failed + rolled_back) / finished reports reaches this, 0 < x <= 1; null turns it off.'), type: 'number-or-integer' },
         int('halt-min-reports', 'Finished reports (installed, failed, rolled_back) needed before the gate may halt (default 5).'),
+        json('penalty-box', 'Penalty box as JSON, e.g. \'{"failures": 3, "window_seconds": null, "rest_seconds": 86400}\'; null for the defaults (those).'),
       ],
     })),
   },

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bundles } from '../bundles/schema';
 import { cohorts } from '../cohorts/schema';
 import { id, insertedAt, organizationId, timestamptz, updatedAt } from '../db/columns';
@@ -45,6 +45,8 @@ export const releases = pgTable(
     pausedAt: timestamptz('paused_at'),
     /** Cancelled by an operator: final; devices that have not started it stay where they are. */
     cancelledAt: timestamptz('cancelled_at'),
+    /** The penalty box's line (rollouts/penalty-rule.ts); null = the defaults. */
+    penaltyBox: jsonb('penalty_box').$type<{ failures: number; window_seconds: number | null; rest_seconds: number }>(),
     insertedAt: insertedAt(),
     updatedAt: updatedAt(),
   },

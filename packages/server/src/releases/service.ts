@@ -19,6 +19,7 @@ import { getBundle, getCohort } from './neighbours';
 import { placeRelease, type Placement } from './position';
 import { chainRuleProblem, phaseTypeOf, phaseValueFrozen, releaseFieldProblems } from './release-rules';
 import { haltSettingProblems } from '../rollouts/halt-rule';
+import { penaltySettingProblems } from '../rollouts/penalty-rule';
 import { releases } from './schema';
 import { withPrevious, type ReleaseWithPrevious } from './wire';
 
@@ -41,6 +42,7 @@ export interface ReleaseFields {
   previous_release_prn?: string | null;
   halt_failure_ratio?: number | null;
   halt_min_reports?: number;
+  penalty_box?: { failures: number; window_seconds: number | null; rest_seconds: number } | null;
 }
 
 export interface NewRelease extends ReleaseFields {
@@ -98,7 +100,7 @@ async function findRelease(db: Executor, actor: Actor, prn: string): Promise<Rel
 
 /** The stored row a create or PATCH would produce, checked field by field (422). */
 function checkFields(row: ReleaseRow, input: ReleaseFields): void {
-  const problems = [...releaseFieldProblems(row), ...haltSettingProblems(row)];
+  const problems = [...releaseFieldProblems(row), ...haltSettingProblems(row), ...penaltySettingProblems(row.penaltyBox ?? null)];
   if (input.phase_type !== undefined && input.phase_type !== null && input.phase_type !== phaseTypeOf(row.phaseValue)) {
     problems.push({ field: 'phase_type', reason: 'does_not_match_phase_value', expected: phaseTypeOf(row.phaseValue) });
   }
@@ -167,6 +169,7 @@ export async function createRelease(db: Database, actor: Actor, input: NewReleas
       haltedAt: null,
       pausedAt: null,
       cancelledAt: null,
+      penaltyBox: input.penalty_box ?? null,
       insertedAt: '',
       updatedAt: '',
     };
@@ -222,6 +225,7 @@ function merged(current: ReleaseRow, bundleId: string, input: ReleaseFields): Re
     phaseValue: pick(input.phase_value, current.phaseValue),
     haltFailureRatio: pick(input.halt_failure_ratio, current.haltFailureRatio),
     haltMinReports: pick(input.halt_min_reports, current.haltMinReports),
+    penaltyBox: pick(input.penalty_box, current.penaltyBox),
   };
 }
 

@@ -33,6 +33,7 @@ export function releaseToWire(row: ReleaseWithPrevious, now = new Date()) {
     halted_at: toRfc3339(row.haltedAt),
     paused_at: toRfc3339(row.pausedAt),
     cancelled_at: toRfc3339(row.cancelledAt),
+    penalty_box: row.penaltyBox ?? null,
     next_release_prn: prn('release', row.nextReleaseId),
     previous_release_prn: prn('release', row.previousReleaseId),
     ...timestampsOf(row),

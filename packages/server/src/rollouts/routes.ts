@@ -5,10 +5,11 @@
 import { Type } from 'typebox';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
-import { Name, Nullable, Prn, PrnParams, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
+import { Name, NoContent, Nullable, Prn, PrnParams, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
 import { NOT_ELIGIBLE_REASONS } from './fleet';
 import { DryRunBody, dryRun, Release, releaseFields, revertRelease, rolloutProgress } from './service';
 import { controlRelease } from './controls';
+import { devicePenalties, releaseFromPenaltyBox, releasePenalties } from './penalty-box';
 import { releaseToWire } from '../releases/wire';
 import type { ReleaseControl } from './control-rules';
 
@@ -49,6 +50,7 @@ const Rollout = Type.Object({
   halted_at: Nullable(Timestamp('When the health gate halted the release.')),
   paused_at: Nullable(Timestamp('When an operator paused the release.')),
   cancelled_at: Nullable(Timestamp('When an operator cancelled the release.')),
+  resting: count('Devices resting from the release in the penalty box now (GET /releases/{prn}/penalty_box lists them).'),
   halt_reason: Nullable(Type.String({ description: '`failure_ratio` when halted by the health gate.' })),
   disabled: Type.Boolean(),
   halt_failure_ratio: Nullable(Type.Number()),
@@ -72,6 +74,16 @@ const DryRun = Type.Object({
 });
 
 const ReleaseParams = PrnParams('Resource name of the release.');
+
+const PenaltyEntry = Type.Object({
+  release_prn: Prn('The release.'),
+  device_prn: Prn('The device.'),
+  resting: Type.Boolean({ description: 'The device rests from the release now: the update check does not offer it before rest_until.' }),
+  rest_until: Nullable(Timestamp('When its last rest ends (or ended); null when it never rested since it was last released.')),
+  rests: Type.Integer({ minimum: 0, description: 'Times it was boxed for this release since an operator last released it.' }),
+  failures: Type.Integer({ minimum: 0, description: 'Failures of the release counted since it last left the box.' }),
+});
+const PenaltyList = Type.Object({ penalty_box: Type.Array(PenaltyEntry) }, { description: 'The penalty box entries.' });
 const tags = ['releases'];
 
 export const rolloutRoutes: ContextRoutes = (app, { db }) => {
@@ -137,6 +149,45 @@ export const rolloutRoutes: ContextRoutes = (app, { db }) => {
       handler: async (request) => ({ release: releaseToWire(await controlRelease(db, actorOf(request), request.params.prn, control.action)) }),
     });
   }
+
+  app.get('/releases/:prn/penalty_box', {
+    config: { role: 'read' },
+    schema: {
+      tags,
+      summary: 'Penalty box of a release',
+      description: 'The devices whose failures of the release are counted, resting ones first (at most 10,000). See `penalty_box` on the release for the line.',
+      params: ReleaseParams,
+      response: { 200: PenaltyList, ...STANDARD_ERRORS },
+    },
+    handler: async (request) => ({ penalty_box: await releasePenalties(db, actorOf(request), request.params.prn) }),
+  });
+
+  app.delete('/releases/:prn/penalty_box/:device_prn', {
+    config: { role: 'write' },
+    schema: {
+      tags,
+      summary: 'Release a device from the penalty box',
+      description: 'Forgets the failures of the release counted for the device and ends its rest: its next update check may offer the release again. 404 when the device has no entry.',
+      params: Type.Object({ prn: Prn('Resource name of the release.'), device_prn: Prn('Resource name of the device.') }),
+      response: { 204: NoContent('Released.'), ...STANDARD_ERRORS },
+    },
+    handler: async (request, reply) => {
+      await releaseFromPenaltyBox(db, actorOf(request), request.params.prn, request.params.device_prn);
+      return reply.code(204).send();
+    },
+  });
+
+  app.get('/devices/:prn/penalty_box', {
+    config: { role: 'read' },
+    schema: {
+      tags: ['devices'],
+      summary: 'Penalty box of a device',
+      description: 'The releases whose failures are counted for the device, and whether it rests from them now.',
+      params: PrnParams('Resource name of the device.'),
+      response: { 200: PenaltyList, ...STANDARD_ERRORS },
+    },
+    handler: async (request) => ({ penalty_box: await devicePenalties(db, actorOf(request), request.params.prn) }),
+  });
 
   app.post('/releases/:prn/revert', {
     config: { role: 'write' },

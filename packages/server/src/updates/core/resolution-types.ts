@@ -81,6 +81,8 @@ export interface ResolutionInput {
   bundleSigned: (bundleId: string) => boolean;
   /** Claim state of a phased release; only asked for releases where isPhased() is true. */
   phaseClaims: (releaseId: string) => PhaseClaimState;
+  /** The penalty box: releases the device rests from, with when the rest ends (ms); absent = none. */
+  restUntil?: ReadonlyMap<string, number>;
   now: Date;
 }
 
@@ -122,6 +124,7 @@ export type ExplainReason =
   | 'disabled'
   | 'cancelled'
   | 'paused'
+  | 'penalty_box'
   | 'scheduled'
   | 'requirement_not_met'
   | 'phase_full'

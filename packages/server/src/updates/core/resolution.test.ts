@@ -286,6 +286,15 @@ describe('resolveUpdate: walking backward', () => {
     expect(unphased.status).toBe('no_update');
   });
 
+  it('skips a release the device rests from (penalty box) until the rest ends, saying until when', () => {
+    const chain = [release('r1'), release('r2')];
+    const restUntil = new Map([['r2', NOW.getTime() + HOUR]]);
+    const resting = resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, restUntil }));
+    expect(resting.status).toBe('no_update');
+    expect(resting.explanation.find((s) => s.reason === 'penalty_box')).toMatchObject({ subject: { id: 'r2' }, detail: { rest_until: new Date(NOW.getTime() + HOUR).toISOString() } });
+    expect(resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, restUntil, now: new Date(NOW.getTime() + HOUR) })).releaseId).toBe('r2');
+  });
+
   it('skips a release before its schedule date, takes it at the date', () => {
     const chain = [release('r1'), release('r2', { scheduleDate: new Date(NOW.getTime() + 1) })];
     const early = resolveUpdate(input({ chain }));
