@@ -3,8 +3,9 @@
  * site/docs/canopy-core/guides/rolling-out-safely.md). `RolloutControlButtons` only draws what
  * the release's state allows and reports the click; `RolloutControls` sends it and refreshes the
  * release lists and rollouts. Cancel is final, so it asks for a confirmation first.
+ * `RolloutSettingsFields`: the release form's fields for the rollout controls' settings.
  */
-import { Badge, Button, Group } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, NumberInput, Stack } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { answerOf } from '../../api/lists';
@@ -72,4 +73,35 @@ export function RolloutControls({ release }: { release: Release }) {
     onError: notifyFailure,
   });
   return <RolloutControlButtons release={release} canWrite={canWrite} pending={control.isPending ? (control.variables ?? null) : null} onControl={(action) => control.mutate(action)} />;
+}
+
+export type PenaltyBoxSetting = NonNullable<Release['penalty_box']>;
+export interface RolloutSettings {
+  penalty_box: PenaltyBoxSetting | null;
+}
+export const DEFAULT_ROLLOUT_SETTINGS: RolloutSettings = { penalty_box: null };
+/** The server's defaults, shown when the user starts from them. */
+const PENALTY_DEFAULTS: PenaltyBoxSetting = { failures: 3, window_seconds: null, rest_seconds: 86_400 };
+
+const numberOrNull = (value: number | string) => (value === '' ? null : Number(value));
+
+export function RolloutSettingsFields({ value, onChange }: { value: RolloutSettings; onChange: (next: RolloutSettings) => void }) {
+  const box = value.penalty_box;
+  const setBox = (patch: Partial<PenaltyBoxSetting>) => onChange({ ...value, penalty_box: { ...(box ?? PENALTY_DEFAULTS), ...patch } });
+  return (
+    <Stack gap="xs" data-testid="rollout-settings">
+      <Checkbox
+        label="Own penalty box (default: 3 failures rest a device from the release for 24 h)"
+        checked={box !== null}
+        onChange={(event) => onChange({ ...value, penalty_box: event.currentTarget.checked ? PENALTY_DEFAULTS : null })}
+      />
+      {box && (
+        <Group>
+          <NumberInput label="Failures" min={1} max={100} value={box.failures} onChange={(v) => setBox({ failures: Number(v) })} w={120} />
+          <NumberInput label="Within (seconds)" description="Empty: no window" min={1} value={box.window_seconds ?? ''} onChange={(v) => setBox({ window_seconds: numberOrNull(v) })} w={160} />
+          <NumberInput label="Rest (seconds)" min={1} value={box.rest_seconds} onChange={(v) => setBox({ rest_seconds: Number(v) })} w={160} />
+        </Group>
+      )}
+    </Stack>
+  );
 }
