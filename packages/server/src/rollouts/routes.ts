@@ -50,6 +50,8 @@ const Rollout = Type.Object({
   halted_at: Nullable(Timestamp('When the health gate halted the release.')),
   paused_at: Nullable(Timestamp('When an operator paused the release.')),
   cancelled_at: Nullable(Timestamp('When an operator cancelled the release.')),
+  updating: count('Devices whose latest report for the release is downloading, installing or rebooting.'),
+  succeeded: count('Devices that finished the release successfully (latest report: installed).'),
   resting: count('Devices resting from the release in the penalty box now (GET /releases/{prn}/penalty_box lists them).'),
   halt_reason: Nullable(Type.String({ description: '`failure_ratio` when halted by the health gate.' })),
   disabled: Type.Boolean(),

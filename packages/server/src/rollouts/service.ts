@@ -106,6 +106,8 @@ export async function rolloutProgress(db: Database, actor: Actor, prn: string) {
     paused_at: toRfc3339(snapshot.pausedAt),
     cancelled_at: toRfc3339(snapshot.cancelledAt),
     resting: await restingCount(db, id),
+    updating: snapshot.reported.downloading + snapshot.reported.installing + snapshot.reported.rebooting,
+    succeeded: snapshot.reported.installed,
     halt_reason: snapshot.haltedAt === null ? null : 'failure_ratio',
     disabled: snapshot.disabled,
     halt_failure_ratio: snapshot.haltFailureRatio,
