@@ -1,6 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { availableControls, RolloutControlButtons, RolloutSettingsFields } from '../../src/features/releases/RolloutControls';
+import { useState } from 'react';
+import { availableControls, RolloutControlButtons, RolloutSettingsFields, type RolloutSettings } from '../../src/features/releases/RolloutControls';
 import { renderWithTheme } from './render';
 
 const running = { name: 'v2', paused_at: null, cancelled_at: null, halted_at: null };
@@ -32,11 +33,14 @@ describe('rollout controls', () => {
 
   it('sends null for the default penalty box, and the three fields once the user sets their own', () => {
     const onChange = vi.fn();
-    const { rerender } = renderWithTheme(<RolloutSettingsFields value={{ penalty_box: null }} onChange={onChange} />);
+    function Harness() {
+      const [value, setValue] = useState<RolloutSettings>({ penalty_box: null });
+      return <RolloutSettingsFields value={value} onChange={(next) => (onChange(next), setValue(next))} />;
+    }
+    renderWithTheme(<Harness />);
     expect(screen.queryByLabelText('Failures')).toBeNull();
     fireEvent.click(screen.getByLabelText(/Own penalty box/));
     expect(onChange).toHaveBeenLastCalledWith({ penalty_box: { failures: 3, window_seconds: null, rest_seconds: 86_400 } });
-    rerender(<RolloutSettingsFields value={{ penalty_box: { failures: 3, window_seconds: null, rest_seconds: 86_400 } }} onChange={onChange} />);
     fireEvent.change(screen.getByLabelText('Within (seconds)'), { target: { value: '180' } });
     expect(onChange).toHaveBeenLastCalledWith({ penalty_box: { failures: 3, window_seconds: 180, rest_seconds: 86_400 } });
   });
