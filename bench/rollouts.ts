@@ -1,5 +1,5 @@
 /**
- * Issue 30's benchmark, on PostgreSQL, two comparisons each measured in the same run:
+ * Issue 30's (and 44's) benchmark, on PostgreSQL, comparisons each measured in the same run:
  *
  * 1. GET /releases/{prn}/rollout on a cohort of BENCH_DEVICES (default 100,000) devices that all
  *    reported on the release, beside GET /releases/{prn} of the same release (target: at least
@@ -13,7 +13,11 @@
  *    implementation must do, one durable row per report), so the figure says how far from what
  *    this machine allows the route is, whatever the neighbours' load.
  *
- * BENCH_ONLY=rollout|ingestion runs one of the two; BENCH_BUNDLE=dist-before runs an earlier
+ * 3. The update check (GET /update, as in 2) with the rollout controls active (issue 44: the
+ *    penalty box holding 1% of the cohort and half of the connecting devices) beside the plain
+ *    check (target: at least 90%).
+ *
+ * BENCH_ONLY=rollout|ingestion|controls runs one of them; BENCH_BUNDLE=dist-before runs an earlier
  * server bundle (packages/server/dist-before, see compare-bundles.ts) instead of the working tree's. Each comparison runs BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (default 5) per load,
  * alternating which goes first, after a warm-up of each; the median round's ratio is printed with
  * the p99 over all rounds. Seeding goes straight into the database (devices and their reports in
@@ -37,7 +41,7 @@ const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 64;
-/** BENCH_ONLY=rollout or BENCH_ONLY=ingestion runs one comparison. */
+/** BENCH_ONLY=rollout, ingestion or controls runs one comparison. */
 const ONLY = process.env.BENCH_ONLY;
 /** BENCH_BUNDLE=<dir under packages/server>: run an earlier server bundle (a before/after), not the working tree's. */
 const BUNDLE = process.env.BENCH_BUNDLE || undefined;
@@ -136,7 +140,7 @@ await withDatabase(async (databaseUrl) => {
     console.error(`seeded ${DEVICES} devices and their reports in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
     console.log(`\nPostgreSQL, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per load (rounds' ratios in brackets)`);
-    if (ONLY !== 'ingestion') {
+    if (ONLY === undefined || ONLY === 'rollout') {
       // 1. Rollout progress beside the release's own read.
       const admin = (path: string) => {
         const options = { url: `${canopy.url}${path}`, connections: CONNECTIONS, headers };
@@ -154,7 +158,42 @@ await withDatabase(async (databaseUrl) => {
       console.log(formatRatio('rollout progress', progress.measured, progress.baseline, 0.5), `(baseline: GET /releases/{prn}) [${progress.ratios}]`);
       console.log(`  cohort ${answer.rollout.cohort_devices}, reported ${JSON.stringify(answer.rollout.reported)}, eligible ${answer.rollout.eligible}, evaluated at ${answer.rollout.eligibility_evaluated_at}`);
     }
-    if (ONLY !== 'rollout') {
+    if (ONLY === undefined || ONLY === 'controls') {
+      // 3. The update check with the rollout controls active beside the plain check, same run:
+      // before each measured round, 1% of the cohort and half of the connecting devices rest
+      // from r2 in the penalty box (so every check of the cohort reads its device's rows and
+      // half of them take resolution's penalty-box branch); after it, the box is emptied again.
+      const device = { url: `https://127.0.0.1:${canopy.devicePort}/update`, ca: canopy.deviceServerCaPem(), clients: connecting };
+      const position = { 'canopy-release-prn': r1, 'canopy-bundle-prn': bundlePrns[0] };
+      const check = (seconds: number) => mtlsLoad({ ...device, seconds, headers: position });
+      const r2Id = r2.split(':').pop();
+      const resting = deviceIds.filter((_, i) => i % 100 === 0).map((row) => row.id as string);
+      const { rows: connectingIds } = await client.query(`select id from devices where product_id = $1 and identifier not like 'device-%'`, [product.id]);
+      const boxed = [...resting, ...connectingIds.filter((_, i) => i % 2 === 0).map((row) => row.id as string)];
+      const fillBox = () =>
+        client.query(
+          `insert into penalty_box (release_id, device_id, organization_id, cohort_id, rests, rest_until)
+           select $1, d, $2, $3, 1, now() + interval '1 day' from unnest($4::uuid[]) d on conflict do nothing`,
+          [r2Id, org.id, cohort.id, boxed],
+        );
+      const emptyBox = () => client.query(`delete from penalty_box where release_id = $1`, [r2Id]);
+      await check(WARM_UP_SECONDS);
+      const controls = await compare<MtlsLoadResult>(
+        async () => {
+          await fillBox();
+          try {
+            return await check(SECONDS);
+          } finally {
+            await emptyBox();
+          }
+        },
+        () => check(SECONDS),
+        (results) => percentile(results.flatMap((r) => r.latencies).sort((a, b) => a - b), 0.99),
+      );
+      console.log(`GET /update over mutual TLS, kept alive, ${boxed.length} devices resting in the penalty box (${CONNECTIONS / 2} of them connecting):`);
+      console.log(formatRatio('check with controls', controls.measured, controls.baseline, 0.9), `(baseline: the plain check) [${controls.ratios}]`);
+    }
+    if (ONLY !== 'rollout' && ONLY !== 'controls') {
       // 2. Report ingestion beside the update check, from the same devices over mutual TLS, and
       // beside its floor (lib/report-ingestion-floor.ts: one durable row per report, grouped).
       const device = { url: `https://127.0.0.1:${canopy.devicePort}`, ca: canopy.deviceServerCaPem(), clients: connecting };

@@ -1,4 +1,4 @@
-/** Safe rollouts through the CLI against a real server: dry-run, the health gate's flags, rollout and revert. */
+/** Safe rollouts through the CLI against a real server: dry-run, the health gate's flags, rollout, pause/resume/cancel and revert. */
 import { describe, expect, it } from 'vitest';
 import { fleetFixtures } from './support/fixtures';
 import { canopy, canopyOk } from './support/run-canopy';
@@ -8,7 +8,7 @@ const server = useTestServer();
 const env = useCliEnv(server);
 const ok = canopyOk(env);
 
-describe('releases dry-run, rollout and revert', () => {
+describe('releases dry-run, rollout, pause, resume, cancel and revert', () => {
   it('dry-runs a release without creating it, creates it with a health gate, reads its rollout and reverts it', async () => {
     const { cohort, device, version } = await fleetFixtures(ok, 'rollouts');
     const bundle = (await ok(['bundles', 'create', '--name', 'b1', '--artifact-version-prns', version.prn])).bundle;
@@ -27,8 +27,23 @@ describe('releases dry-run, rollout and revert', () => {
     expect(rollout).toMatchObject({ release_prn: second.prn, cohort_devices: 1, reported: { installed: 0, failed: 0 }, halted_at: null });
     expect(device.prn).toMatch(/:device:/);
 
+    const paused = (await ok(['releases', 'pause', second.prn])).release;
+    expect(paused.paused_at).toMatch(/^\d{4}-/);
+    expect((await ok(['releases', 'resume', second.prn])).release).toMatchObject({ paused_at: null, halted_at: null });
+    const third = (await ok(['releases', 'create', ...base, '--name', 'r3', '--penalty-box', '{"failures": 2, "window_seconds": 180, "rest_seconds": 60}'])).release;
+    expect(third.penalty_box).toEqual({ failures: 2, window_seconds: 180, rest_seconds: 60 });
+    expect((await ok(['releases', 'penalty-box', third.prn])).penalty_box).toEqual([]);
+    expect((await ok(['devices', 'penalty-box', device.prn])).penalty_box).toEqual([]);
+    const notBoxed = await canopy(['releases', 'penalty-box-release', third.prn, device.prn], env);
+    expect(notBoxed.code).toBe(1);
+    expect(notBoxed.stderr).toContain('not_found');
+    expect((await ok(['releases', 'cancel', third.prn])).release.cancelled_at).toMatch(/^\d{4}-/);
+    const refused = await canopy(['releases', 'pause', third.prn], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('release_cancelled');
+
     const reverted = (await ok(['releases', 'revert', second.prn, '--name', 'r1 again', '--version', '1.0.1'])).release;
-    expect(reverted).toMatchObject({ name: 'r1 again', version: '1.0.1', required: true, previous_release_prn: second.prn });
+    expect(reverted).toMatchObject({ name: 'r1 again', version: '1.0.1', required: true, previous_release_prn: third.prn });
     expect((await ok(['releases', 'get', second.prn])).release.disabled).toBe(true);
     const nothing = await canopy(['releases', 'revert', first.prn, '--name', 'x'], env);
     expect(nothing.code).toBe(1);

@@ -19,6 +19,15 @@ export interface CatalogueEntry {
 }
 
 const AUDIT_DATA = 'an admin write: see [Audit trail](#audit-trail)';
+/** `POST /releases/{prn}/pause`, `/resume`, `/cancel` (rollouts/controls.ts on the server). */
+const releaseControl = <S extends string>(subtype: S, summary: string) =>
+  ({
+    type: 'release',
+    subtype,
+    subscribable: true,
+    summary,
+    data: '`release`, `was_paused` and `was_halted` (its state before): an operator [controlled](/canopy-core/guides/rolling-out-safely#pause-resume-and-cancel) the release; the actor is who asked',
+  }) as const;
 const audit = <S extends string>(subtype: S, summary: string) => ({ type: 'audit', subtype, subscribable: false, summary, data: AUDIT_DATA }) as const;
 const TUNNEL_DATA = '`tunnel_prn`, `device_prn`, `state`, `expires_at`, `close_reason`, `server_tunnel_port`';
 const SHELL_DATA =
@@ -115,6 +124,9 @@ export const EVENT_CATALOGUE = [
     summary: 'The health gate halted a release.',
     data: '`release`, `halt_failure_ratio`, `halt_min_reports`, `installed`, `failed`, `rolled_back`, `failure_ratio`: the [health gate](/canopy-core/reference/bundle-management/releases#the-health-gate) halted the release (the actor is the device whose report crossed the line)',
   },
+  releaseControl('paused', 'An operator paused a release.'),
+  releaseControl('resumed', 'An operator resumed a paused or halted release.'),
+  releaseControl('cancelled', 'An operator cancelled a release.'),
   { type: 'web_console_shell', subtype: 'opened', subscribable: true, summary: 'A web console shell session started.', data: SHELL_DATA },
   { type: 'web_console_shell', subtype: 'closed', subscribable: true, summary: 'A web console shell session ended.', data: SHELL_DATA },
   audit('created', 'An admin write created a resource (a POST to a collection).'),
@@ -124,6 +136,9 @@ export const EVENT_CATALOGUE = [
   audit('test_fire', 'An admin write test-fired a webhook.'),
   audit('redeliver', "An admin write queued a webhook's deliveries again."),
   audit('revert', 'An admin write reverted a release.'),
+  audit('pause', 'An admin write paused a release.'),
+  audit('resume', 'An admin write resumed a release.'),
+  audit('cancel', 'An admin write cancelled a release.'),
   audit('update', 'An admin write ran an update check for a device (POST /devices/{prn}/update).'),
 ] as const satisfies readonly CatalogueEntry[];
 

@@ -21,7 +21,7 @@ const prnField = (flag: string, what: string, type: string, required = false) =>
 
 /**
  * Safe rollouts beside the release CRUD: progress (`rollout`), `dry-run` (the create's flags,
- * nothing written) and `revert` (site/docs: guides/rolling-out-safely).
+ * nothing written), `pause` / `resume` / `cancel`, the penalty box and `revert` (site/docs: guides/rolling-out-safely).
  */
 function releaseActions(actions: ActionDef[]): ActionDef[] {
   const create = actions.find((action) => action.name === 'create')!;
@@ -42,6 +42,36 @@ function releaseActions(actions: ActionDef[]): ActionDef[] {
       path: '/releases/dry_run',
       body: create.body,
       examples: [`canopy releases dry-run --bundle-prn ${examplePrn('bundle')} --cohort-prn ${examplePrn('cohort')} --name v2 --required false --schedule-date 2025-01-01T00:00:00Z --phase-value 0.1`],
+    },
+    ...(
+      [
+        ['pause', 'Pause the release: no new offers (devices holding a phase slot keep theirs); 409 release_cancelled for a cancelled one.'],
+        ['resume', 'Resume a paused or halted release (clears paused_at and halted_at).'],
+        ['cancel', 'Cancel the release for good: devices that have not started it stay where they are.'],
+      ] as const
+    ).map(([action, summary]) => ({
+      name: action,
+      summary,
+      method: 'POST' as const,
+      path: `/releases/{prn}/${action}`,
+      args: [prnArg('release', 'release')],
+      examples: [`canopy releases ${action} ${examplePrn('release')}`],
+    })),
+    {
+      name: 'penalty-box',
+      summary: 'Devices whose failures of the release are counted, and whether each rests from it now (resting ones first).',
+      method: 'GET',
+      path: '/releases/{prn}/penalty_box',
+      args: [prnArg('release', 'release')],
+      examples: [`canopy releases penalty-box ${examplePrn('release')}`],
+    },
+    {
+      name: 'penalty-box-release',
+      summary: 'Release a device from the penalty box of the release: its failures are forgotten and it may be offered the release at once.',
+      method: 'DELETE',
+      path: '/releases/{prn}/penalty_box/{device_prn}',
+      args: [prnArg('release', 'release'), { name: 'device_prn', description: 'Resource name of the device.', example: examplePrn('device') }],
+      examples: [`canopy releases penalty-box-release ${examplePrn('release')} ${examplePrn('device')}`],
     },
     {
       name: 'revert',
@@ -325,6 +355,14 @@ export const RESOURCES: ResourceDef[] = [
         ],
         examples: [`canopy devices get-update ${examplePrn('device')} --release-version 1.2.0`],
       },
+      {
+        name: 'penalty-box',
+        summary: 'Releases whose failures are counted for the device, and whether it rests from them now.',
+        method: 'GET',
+        path: '/devices/{prn}/penalty_box',
+        args: [prnArg('device', 'device')],
+        examples: [`canopy devices penalty-box ${examplePrn('device')}`],
+      },
     ],
   },
   {
@@ -398,6 +436,7 @@ export const RESOURCES: ResourceDef[] = [
         prnField('next-release-prn', 'release to insert this one before (default: append as latest)', 'release'),
         { ...num('halt-failure-ratio', 'Health gate: halt (disable) the release once (failed + rolled_back) / finished reports reaches this, 0 < x <= 1; null turns it off.'), type: 'number-or-integer' },
         int('halt-min-reports', 'Finished reports (installed, failed, rolled_back) needed before the gate may halt (default 5).'),
+        json('penalty-box', 'Penalty box as JSON, e.g. \'{"failures": 3, "window_seconds": null, "rest_seconds": 86400}\'; null for the defaults (those).'),
       ],
     })),
   },

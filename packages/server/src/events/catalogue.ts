@@ -19,6 +19,7 @@ const Str = Type.String();
 const NullableStr = Type.Union([Type.String(), Type.Null()]);
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Num = Type.Number();
+const Bool = Type.Boolean();
 /** The objects an event's data names; closed (no field the docs do not list), but wire objects. */
 const closed = <P extends Record<string, TSchema>>(properties: P) => Type.Object(properties, { additionalProperties: false });
 /** An API resource as the admin API shows it: its own schema is the route's; here, its prn. */
@@ -104,6 +105,9 @@ export const EVENT_DATA_SCHEMAS: { readonly [N in EventName]: TSchema } = {
     rolled_back: Num,
     failure_ratio: Nullable(Num),
   }),
+  'release.paused': closed({ release: Str, was_paused: Bool, was_halted: Bool }),
+  'release.resumed': closed({ release: Str, was_paused: Bool, was_halted: Bool }),
+  'release.cancelled': closed({ release: Str, was_paused: Bool, was_halted: Bool }),
   'web_console_shell.opened': closed(shellFields),
   'web_console_shell.closed': closed({ ...shellFields, ended_at: NullableStr, duration_seconds: Num, close_reason: Str, exit_code: Nullable(Num) }),
   'audit.created': Audit,
@@ -113,6 +117,9 @@ export const EVENT_DATA_SCHEMAS: { readonly [N in EventName]: TSchema } = {
   'audit.test_fire': Audit,
   'audit.redeliver': Audit,
   'audit.revert': Audit,
+  'audit.pause': Audit,
+  'audit.resume': Audit,
+  'audit.cancel': Audit,
   'audit.update': Audit,
 };
 

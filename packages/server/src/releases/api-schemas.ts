@@ -25,6 +25,14 @@ export const HaltFailureRatio = Type.Number({
 });
 // No schema default: the create's default (5) is the service's, so a PATCH without it changes nothing.
 export const HaltMinReports = Type.Integer({ minimum: 1, description: 'Finished reports (installed, failed, rolled_back) needed before the gate may halt; 5 when not given at create.' });
+export const PenaltyBox = Type.Object(
+  {
+    failures: Type.Integer({ minimum: 1, maximum: 100, description: 'Failures (failed or rolled_back reports) of this release by one device that box it; 3 by default.' }),
+    window_seconds: Nullable(Type.Integer({ minimum: 1, description: 'The failures must fall within this many seconds; null: no window.' })),
+    rest_seconds: Type.Integer({ minimum: 1, description: 'How long a boxed device is not offered the release; then it is offered once more.' }),
+  },
+  { description: 'Penalty box: a device failing this release this often rests from it. Null: the defaults, 3 failures, no window, 86400 s.', examples: [{ failures: 5, window_seconds: 180, rest_seconds: 3600 }] },
+);
 export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 100, description: 'A device needs one of these (tags mode).' });
 export const Requirement = Type.String({ minLength: 1, maxLength: 256, description: "An Elixir version requirement, e.g. '~> 1.2' or '>= 1.0.0 and < 2.0.0'." });
 
@@ -48,6 +56,9 @@ export const Release = Type.Object({
   halt_failure_ratio: Nullable(HaltFailureRatio),
   halt_min_reports: HaltMinReports,
   halted_at: Nullable(Timestamp('When the health gate halted (disabled) the release; null when not halted or resumed.')),
+  paused_at: Nullable(Timestamp('When an operator paused the release (POST /releases/{prn}/pause): no new offers; null when running.')),
+  cancelled_at: Nullable(Timestamp('When an operator cancelled the release (POST /releases/{prn}/cancel): final, never offered again.')),
+  penalty_box: Nullable(PenaltyBox),
   next_release_prn: Nullable(Prn('The next (newer) release; null for the latest.')),
   previous_release_prn: Nullable(Prn('The previous (older) release; null for the first.')),
 });
@@ -72,6 +83,9 @@ const writable = {
   halt_min_reports: Type.Optional(HaltMinReports),
   next_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right before this release.'))),
   previous_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right after this release.'))),
+  penalty_box: Type.Optional(Nullable(PenaltyBox)),
+  paused_at: Type.Optional(Nullable(Type.String({ description: 'Ignored: set by POST /releases/{prn}/pause and /resume.' }))),
+  cancelled_at: Type.Optional(Nullable(Type.String({ description: 'Ignored: set by POST /releases/{prn}/cancel.' }))),
 };
 
 export const CreateBody = Type.Object(writable);
@@ -81,7 +95,7 @@ export const UpdateBody = Type.Partial(Type.Object({ ...writable, disabled: Type
 
 /** Both spellings are accepted; sending both with different values is a mistake. */
 export function fields(body: Static<typeof UpdateBody>): ReleaseFields {
-  const { 'version-requirement': dashed, schedule_complete: _derived, ...rest } = body;
+  const { 'version-requirement': dashed, schedule_complete: _derived, paused_at: _paused, cancelled_at: _cancelled, ...rest } = body;
   if (dashed !== undefined && rest.version_requirement !== undefined && dashed !== rest.version_requirement) {
     throw invalidField('version_requirement', 'conflicts_with_version-requirement');
   }

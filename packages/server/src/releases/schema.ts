@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bundles } from '../bundles/schema';
 import { cohorts } from '../cohorts/schema';
 import { id, insertedAt, organizationId, timestamptz, updatedAt } from '../db/columns';
@@ -41,6 +41,12 @@ export const releases = pgTable(
     haltMinReports: integer('halt_min_reports').notNull().default(5),
     /** When the gate halted (disabled) the release; cleared when it is enabled again. */
     haltedAt: timestamptz('halted_at'),
+    /** Paused by an operator (rollouts/controls.ts): no new offers until resumed. */
+    pausedAt: timestamptz('paused_at'),
+    /** Cancelled by an operator: final; devices that have not started it stay where they are. */
+    cancelledAt: timestamptz('cancelled_at'),
+    /** The penalty box's line (rollouts/penalty-rule.ts); null = the defaults. */
+    penaltyBox: jsonb('penalty_box').$type<{ failures: number; window_seconds: number | null; rest_seconds: number }>(),
     insertedAt: insertedAt(),
     updatedAt: updatedAt(),
   },

@@ -20,6 +20,7 @@ import { getBundle, getCohort } from './neighbours';
 import { placeRelease, type Placement } from './position';
 import { chainRuleProblem, phaseTypeOf, phaseValueFrozen, releaseFieldProblems } from './release-rules';
 import { haltSettingProblems } from '../rollouts/halt-rule';
+import { penaltySettingProblems } from '../rollouts/penalty-rule';
 import { releases } from './schema';
 import { withPrevious, type ReleaseWithPrevious } from './wire';
 
@@ -42,6 +43,7 @@ export interface ReleaseFields {
   previous_release_prn?: string | null;
   halt_failure_ratio?: number | null;
   halt_min_reports?: number;
+  penalty_box?: { failures: number; window_seconds: number | null; rest_seconds: number } | null;
 }
 
 export interface NewRelease extends ReleaseFields {
@@ -99,7 +101,7 @@ async function findRelease(db: Executor, actor: Actor, prn: string): Promise<Rel
 
 /** The stored row a create or PATCH would produce, checked field by field (422). */
 function checkFields(row: ReleaseRow, input: ReleaseFields): void {
-  const problems = [...releaseFieldProblems(row), ...haltSettingProblems(row)];
+  const problems = [...releaseFieldProblems(row), ...haltSettingProblems(row), ...penaltySettingProblems(row.penaltyBox ?? null)];
   if (input.phase_type !== undefined && input.phase_type !== null && input.phase_type !== phaseTypeOf(row.phaseValue)) {
     problems.push({ field: 'phase_type', reason: 'does_not_match_phase_value', expected: phaseTypeOf(row.phaseValue) });
   }
@@ -167,6 +169,9 @@ export async function createRelease(db: Database, actor: Actor, input: NewReleas
       haltFailureRatio: input.halt_failure_ratio ?? null,
       haltMinReports: input.halt_min_reports ?? 5,
       haltedAt: null,
+      pausedAt: null,
+      cancelledAt: null,
+      penaltyBox: input.penalty_box ?? null,
       insertedAt: '',
       updatedAt: '',
     };
@@ -222,6 +227,7 @@ function merged(current: ReleaseRow, bundleId: string, input: ReleaseFields): Re
     phaseValue: pick(input.phase_value, current.phaseValue),
     haltFailureRatio: pick(input.halt_failure_ratio, current.haltFailureRatio),
     haltMinReports: pick(input.halt_min_reports, current.haltMinReports),
+    penaltyBox: pick(input.penalty_box, current.penaltyBox),
   };
 }
 
@@ -266,7 +272,8 @@ export async function updateRelease(db: Database, actor: Actor, prn: string, inp
     const order = orderAfter(actor.organizationId, current.cohortId, chain, changes);
     checkChainRules(actor, order, rowsByIdWith(chain, next));
 
-    const { id, organizationId, cohortId, nextReleaseId, insertedAt, phaseClaimCount, disabled, haltedAt, ...fields } = next;
+    const { id, organizationId, cohortId, nextReleaseId, insertedAt, phaseClaimCount, disabled, haltedAt, pausedAt, cancelledAt, ...fields } = next;
+    // The controls (pause, cancel: rollouts/controls.ts) have their own routes; a PATCH never writes them.
     // `disabled` is written only when sent: the health gate may halt the release meanwhile
     // (rollouts/halt.ts) without the cohort lock, and an unrelated PATCH must not undo that.
     // Enabling clears `halted_at` (resuming a halted rollout).

@@ -42,6 +42,8 @@ export interface RolloutSnapshot {
   disabled: boolean;
   /** As PostgreSQL writes it (microseconds kept: core/time.ts toRfc3339 reads it). */
   haltedAt: string | null;
+  pausedAt: string | null;
+  cancelledAt: string | null;
   haltFailureRatio: number | null;
   haltMinReports: number;
   reported: ReportCounts;
@@ -58,6 +60,8 @@ interface SnapshotRow {
   phase_claim_count: number;
   disabled: boolean;
   halted_at: string | null;
+  paused_at: string | null;
+  cancelled_at: string | null;
   halt_failure_ratio: number | null;
   halt_min_reports: number;
   reported: Record<string, number | string> | string | null;
@@ -74,7 +78,7 @@ interface SnapshotRow {
 export async function rolloutSnapshot(db: Executor, organizationId: string, releaseId: string, releasePrn: string): Promise<RolloutSnapshot | null> {
   const [row] = await rowsOf<SnapshotRow>(
     db.execute(sql`
-      select r.cohort_id, r.phase_value, r.phase_mode, r.phase_claim_count, r.disabled, r.halted_at::text as halted_at, r.halt_failure_ratio, r.halt_min_reports,
+      select r.cohort_id, r.phase_value, r.phase_mode, r.phase_claim_count, r.disabled, r.halted_at::text as halted_at, r.paused_at::text as paused_at, r.cancelled_at::text as cancelled_at, r.halt_failure_ratio, r.halt_min_reports,
         (select json_object_agg(s.status, s.n) from (select status, sum(device_count) as n from release_report_counts where release_id = r.id group by status) s) as reported,
         (select coalesce(sum(device_count), 0) from release_device_counts where release_prn = ${releasePrn}) as on_release,
         (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = r.cohort_id) as cohort_devices,
@@ -91,6 +95,8 @@ export async function rolloutSnapshot(db: Executor, organizationId: string, rele
     phaseClaimCount: Number(row.phase_claim_count),
     disabled: row.disabled,
     haltedAt: row.halted_at,
+    pausedAt: row.paused_at,
+    cancelledAt: row.cancelled_at,
     haltFailureRatio: row.halt_failure_ratio === null ? null : Number(row.halt_failure_ratio),
     haltMinReports: Number(row.halt_min_reports),
     reported,

@@ -31,6 +31,8 @@ export const NOT_ELIGIBLE_REASONS = [
   'bundle_override',
   'target',
   'release_disabled',
+  'release_paused',
+  'release_cancelled',
   'scheduled',
   'already_on_or_past',
   'passed_over',
@@ -121,6 +123,10 @@ export function whyNot(result: ResolutionResult, chain: readonly ChainRelease[],
       return 'phase_tags';
     case 'disabled':
       return 'release_disabled';
+    case 'paused':
+      return 'release_paused';
+    case 'cancelled':
+      return 'release_cancelled';
     case 'scheduled':
       return 'scheduled';
   }
@@ -173,8 +179,9 @@ export async function evaluateFleet(
         chain,
         chainIndex,
         overrides: group.device_id === null ? [] : (overridesByDevice.get(group.device_id) ?? []),
-        // Capacity aside (see above): a numeric phase answers as if the device held a slot.
-        phaseClaims: (id) => ({ deviceHasClaim: group.has_claim || (numericPhase && id === release.id), claimCount: 0, cohortDeviceCount: cohortDevices }),
+        // Capacity aside (see above): a numeric phase answers as if the device held a slot,
+        // unless paused (then only the slots really held are still offered).
+        phaseClaims: (id) => ({ deviceHasClaim: group.has_claim || (numericPhase && id === release.id && !release.paused), claimCount: 0, cohortDeviceCount: cohortDevices }),
         now,
       },
       group.target,

@@ -5,9 +5,13 @@
 import { Type } from 'typebox';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
-import { Name, Nullable, Prn, PrnParams, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
+import { Name, NoContent, Nullable, Prn, PrnParams, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
 import { NOT_ELIGIBLE_REASONS } from './fleet';
 import { DryRunBody, dryRun, Release, releaseFields, revertRelease, rolloutProgress } from './service';
+import { controlRelease } from './controls';
+import { devicePenalties, releaseFromPenaltyBox, releasePenalties } from './penalty-box';
+import { releaseToWire } from '../releases/wire';
+import type { ReleaseControl } from './control-rules';
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 
@@ -18,7 +22,7 @@ const NotEligible = Type.Object(
       'Devices of the cohort the update check would not give this release now, by the first reason their resolution met: ' +
       'quarantined; version_requirement (the device version does not meet it); phase_tags (no shared tag); required_release_first ' +
       '(a required release before it must come first); bundle_override (an active override pins the device); target (the bundle is ' +
-      "not signed for the device's target); release_disabled; scheduled; already_on_or_past (the device runs it or a later one); " +
+      "not signed for the device's target); release_disabled; release_paused (only devices already holding a phase slot keep it); release_cancelled; scheduled; already_on_or_past (the device runs it or a later one); " +
       'passed_over (a later release is offered instead).',
   },
 );
@@ -44,6 +48,11 @@ const Rollout = Type.Object({
   reported: Reported,
   on_release: count('Devices whose reported release is this one.'),
   halted_at: Nullable(Timestamp('When the health gate halted the release.')),
+  paused_at: Nullable(Timestamp('When an operator paused the release.')),
+  cancelled_at: Nullable(Timestamp('When an operator cancelled the release.')),
+  updating: count('Devices whose latest report for the release is downloading, installing or rebooting.'),
+  succeeded: count('Devices that finished the release successfully (latest report: installed).'),
+  resting: count('Devices resting from the release in the penalty box now (GET /releases/{prn}/penalty_box lists them).'),
   halt_reason: Nullable(Type.String({ description: '`failure_ratio` when halted by the health gate.' })),
   disabled: Type.Boolean(),
   halt_failure_ratio: Nullable(Type.Number()),
@@ -67,6 +76,16 @@ const DryRun = Type.Object({
 });
 
 const ReleaseParams = PrnParams('Resource name of the release.');
+
+const PenaltyEntry = Type.Object({
+  release_prn: Prn('The release.'),
+  device_prn: Prn('The device.'),
+  resting: Type.Boolean({ description: 'The device rests from the release now: the update check does not offer it before rest_until.' }),
+  rest_until: Nullable(Timestamp('When its last rest ends (or ended); null when it never rested since it was last released.')),
+  rests: Type.Integer({ minimum: 0, description: 'Times it was boxed for this release since an operator last released it.' }),
+  failures: Type.Integer({ minimum: 0, description: 'Failures of the release counted since it last left the box.' }),
+});
+const PenaltyList = Type.Object({ penalty_box: Type.Array(PenaltyEntry) }, { description: 'The penalty box entries.' });
 const tags = ['releases'];
 
 export const rolloutRoutes: ContextRoutes = (app, { db }) => {
@@ -100,6 +119,76 @@ export const rolloutRoutes: ContextRoutes = (app, { db }) => {
       const input = { ...releaseFields(body), bundle_prn: body.bundle_prn, cohort_prn: body.cohort_prn, name: body.name, required: body.required, schedule_date: body.schedule_date };
       return { dry_run: await dryRun(db, actorOf(request), input) };
     },
+  });
+
+  const controls: { action: ReleaseControl; summary: string; description: string }[] = [
+    {
+      action: 'pause',
+      summary: 'Pause a release',
+      description:
+        'Stops new offers: the update check no longer gives the release to a device that does not already hold a slot of its phase; devices installing it finish. ' +
+        'Records `release.paused`. Pausing a paused release changes nothing. 409 `release_cancelled` for a cancelled release.',
+    },
+    {
+      action: 'resume',
+      summary: 'Resume a release',
+      description:
+        'Clears a pause and a health-gate halt (`paused_at`, `halted_at`; a halted release is enabled again). Records `release.resumed`. ' +
+        'A release neither paused nor halted is left as it is. 409 `release_cancelled` for a cancelled release.',
+    },
+    {
+      action: 'cancel',
+      summary: 'Cancel a release',
+      description:
+        'Final: no device is offered the release again, so devices that have not started it stay where they are (their next update check answers no update, ' +
+        'or an older usable release of the chain); devices installing it finish and report as usual. Records `release.cancelled`. Cancelling again changes nothing.',
+    },
+  ];
+  for (const control of controls) {
+    app.post(`/releases/:prn/${control.action}`, {
+      config: { role: 'write' },
+      schema: { tags, summary: control.summary, description: control.description, params: ReleaseParams, response: { 200: single('release', Release), ...STANDARD_ERRORS } },
+      handler: async (request) => ({ release: releaseToWire(await controlRelease(db, actorOf(request), request.params.prn, control.action)) }),
+    });
+  }
+
+  app.get('/releases/:prn/penalty_box', {
+    config: { role: 'read' },
+    schema: {
+      tags,
+      summary: 'Penalty box of a release',
+      description: 'The devices whose failures of the release are counted, resting ones first (at most 10,000). See `penalty_box` on the release for the line.',
+      params: ReleaseParams,
+      response: { 200: PenaltyList, ...STANDARD_ERRORS },
+    },
+    handler: async (request) => ({ penalty_box: await releasePenalties(db, actorOf(request), request.params.prn) }),
+  });
+
+  app.delete('/releases/:prn/penalty_box/:device_prn', {
+    config: { role: 'write' },
+    schema: {
+      tags,
+      summary: 'Release a device from the penalty box',
+      description: 'Forgets the failures of the release counted for the device and ends its rest: its next update check may offer the release again. 404 when the device has no entry.',
+      params: Type.Object({ prn: Prn('Resource name of the release.'), device_prn: Prn('Resource name of the device.') }),
+      response: { 204: NoContent('Released.'), ...STANDARD_ERRORS },
+    },
+    handler: async (request, reply) => {
+      await releaseFromPenaltyBox(db, actorOf(request), request.params.prn, request.params.device_prn);
+      return reply.code(204).send();
+    },
+  });
+
+  app.get('/devices/:prn/penalty_box', {
+    config: { role: 'read' },
+    schema: {
+      tags: ['devices'],
+      summary: 'Penalty box of a device',
+      description: 'The releases whose failures are counted for the device, and whether it rests from them now.',
+      params: PrnParams('Resource name of the device.'),
+      response: { 200: PenaltyList, ...STANDARD_ERRORS },
+    },
+    handler: async (request) => ({ penalty_box: await devicePenalties(db, actorOf(request), request.params.prn) }),
   });
 
   app.post('/releases/:prn/revert', {

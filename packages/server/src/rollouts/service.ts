@@ -14,6 +14,7 @@ import { isScheduledInFuture } from '../releases/release-rules';
 import { releaseToWire } from '../releases/wire';
 import { isPhased } from '../updates/core/phase';
 import { rolloutSnapshot, type RolloutSnapshot } from './counts';
+import { restingCount } from './penalty-box';
 import { evaluateFleet, type FleetEvaluation } from './fleet';
 
 export { CreateBody as DryRunBody, Release } from '../releases/api-schemas';
@@ -102,6 +103,11 @@ export async function rolloutProgress(db: Database, actor: Actor, prn: string) {
     reported: snapshot.reported,
     on_release: snapshot.onRelease,
     halted_at: toRfc3339(snapshot.haltedAt),
+    paused_at: toRfc3339(snapshot.pausedAt),
+    cancelled_at: toRfc3339(snapshot.cancelledAt),
+    resting: await restingCount(db, id),
+    updating: snapshot.reported.downloading + snapshot.reported.installing + snapshot.reported.rebooting,
+    succeeded: snapshot.reported.installed,
     halt_reason: snapshot.haltedAt === null ? null : 'failure_ratio',
     disabled: snapshot.disabled,
     halt_failure_ratio: snapshot.haltFailureRatio,

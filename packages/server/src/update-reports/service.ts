@@ -5,7 +5,7 @@
  * (schema.ts), so the two never disagree and a refused report writes nothing; it also proves the
  * request's admission on a kept-alive connection, as the update check's write does. A report that
  * could cross its release's health gate is written instead in a transaction that applies the
- * gate (rollouts/halt.ts).
+ * gate (rollouts/halt.ts) and, for a failure, counts it in the penalty box (rollouts/penalty-box.ts).
  *
  * Decisions the contract left open (written down in the device API reference,
  * site/docs/canopy-core/tools/device-api.mdx):
@@ -24,6 +24,7 @@ import { resourceIdFromPrn, resourcePrn } from '../core/prn';
 import { toRfc3339 } from '../core/time';
 import type { Executor } from '../db/connection';
 import { applyHealthGate } from '../rollouts/halt';
+import { countFailure } from '../rollouts/penalty-box';
 import { writeReport, type ReportOutcome, type ReportWrite } from './report-writes';
 import type { UpdateReportStatus } from './schema';
 
@@ -93,14 +94,17 @@ export async function recordUpdateReport(db: Executor, device: AuthenticatedDevi
       throw invalidField('release_prn', 'not_found');
     }
     const write = reportWrite(row, input, releaseId, admission?.guard ?? null);
+    // A failure of a release counts in its penalty box (rollouts/penalty-box.ts) in the report's transaction.
+    const failure = releaseId !== null && NEEDS_REASON.has(input.status);
     // Inside a caller's transaction, straight to the gated write (the statement groups are not in it).
-    let outcome: ReportOutcome = 'rollback' in db ? { kind: 'may_halt' } : await writeReport(db, write);
+    let outcome: ReportOutcome = 'rollback' in db || failure ? { kind: 'may_halt' } : await writeReport(db, write);
     if (outcome.kind === 'may_halt') {
       // A finished install on a gated release: written again, alone, in a transaction that
       // applies the gate under the release row's lock (rollouts/halt.ts).
       outcome = await db.transaction(async (tx) => {
         const written = await writeReport(tx, write);
         if (written.kind === 'written' && releaseId !== null && FINISHED.has(input.status)) await applyHealthGate(tx, releaseId, write.devicePrn);
+        if (written.kind === 'written' && failure) await countFailure(tx, releaseId!, row.id, new Date());
         return written;
       });
     }

@@ -36,6 +36,8 @@ export function toChainRelease(row: ReleaseRow): ChainRelease {
     bundleId: row.bundleId,
     required: row.required,
     disabled: row.disabled,
+    paused: row.pausedAt !== null,
+    cancelled: row.cancelledAt !== null,
     scheduleDate: row.scheduleDate === null ? null : new Date(row.scheduleDate),
     versionRequirement: row.versionRequirement,
     version: row.version,

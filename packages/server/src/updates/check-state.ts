@@ -19,6 +19,8 @@ export interface CheckState {
   /** Releases the device holds a claim on. */
   claimedReleaseIds: Set<string>;
   overrideIds: string[];
+  /** Releases the device rests from (the penalty box), with the end of the rest (ms); may have ended. */
+  restUntil: Map<string, number>;
 }
 
 /**
@@ -31,18 +33,22 @@ export interface CheckState {
 const COHORT_STATE = `select x.cohort_id,
       (select version from release_chain_versions where cohort_id = x.cohort_id) as chain_version,
       (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = x.cohort_id) as device_count,
-      (select json_agg(json_build_object('id', id, 'claims', phase_claim_count)) from releases where cohort_id = x.cohort_id and phase_value is distinct from 1) as phased`;
+      (select json_agg(json_build_object('id', id, 'claims', phase_claim_count)) from releases where cohort_id = x.cohort_id and phase_value is distinct from 1) as phased,
+      exists (select 1 from penalty_box where cohort_id = x.cohort_id and rest_until is not null) as resting`;
 
 /**
  * The state columns of device `d` (d.id, d.cohort_id): the cohort's parts come from `cohort_state`,
  * read once per cohort of the batch (a batch of one cohort's devices reads its releases once).
  * `cohort_state` is materialized because of that: inlined, PostgreSQL joins it as a subquery
- * whose three subplans run again for every device of the batch.
+ * whose three subplans run again for every device of the batch. The device's penalty box rows
+ * are read only when someone of its cohort rests (the CASE skips the subplan otherwise), so a
+ * fleet without failures pays one probe of an empty partial index per cohort of the batch.
  * A device outside any cohort has no chain: its cohort parts answer null.
  */
 const STATE_COLUMNS = `c.chain_version, c.device_count, c.phased,
     (select json_agg(release_id) from phase_claims where device_id = d.id),
-    (select json_agg(bundle_override_id) from bundle_override_devices where device_id = d.id)`;
+    (select json_agg(bundle_override_id) from bundle_override_devices where device_id = d.id),
+    case when c.resting then (select json_agg(json_build_object('r', release_id, 'u', rest_until)) from penalty_box where device_id = d.id and rest_until is not null) end`;
 
 const STATE_BATCH = `with d as materialized (
     select k.id, k.cohort_id, k.ord from ${unnestParameters(1, ['uuid', 'uuid'])} with ordinality as k(id, cohort_id, ord)
@@ -69,15 +75,18 @@ export type CheckDevice = Pick<
   'id' | 'organizationId' | 'cohortId' | 'quarantined' | 'tags' | 'target' | 'reportedReleasePrn' | 'reportedBundlePrn' | 'reportedReleaseVersion'
 >;
 
-type StateCells = [number | null, number | string | null, { id: string; claims: number }[] | null, string[] | null, string[] | null];
+type StateCells = [number | null, number | string | null, { id: string; claims: number }[] | null, string[] | null, string[] | null, { r: string; u: string }[] | null];
 
-function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides]: StateCells): CheckState {
+const NOBODY_RESTING: Map<string, number> = new Map();
+
+function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides, resting]: StateCells): CheckState {
   return {
     chainVersion: chainVersion === null ? null : Number(chainVersion),
     cohortDeviceCount: Number(cohortDeviceCount ?? 0),
     claimCounts: new Map((phased ?? []).map((p) => [p.id, p.claims])),
     claimedReleaseIds: new Set(claimed ?? []),
     overrideIds: overrides ?? [],
+    restUntil: resting === null ? NOBODY_RESTING : new Map(resting.map((row) => [row.r, Date.parse(row.u)])),
   };
 }
 

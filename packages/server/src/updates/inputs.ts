@@ -73,7 +73,7 @@ function releaseRowOf(chain: CachedChain, state: CheckState, releaseId: string):
  * Resolution answers a quarantined device or one outside any cohort before it looks at overrides,
  * the chain or claims (core/resolution.ts): such a device needs no state read.
  */
-const NO_STATE: CheckState = { chainVersion: null, cohortDeviceCount: 0, claimCounts: new Map(), claimedReleaseIds: new Set(), overrideIds: [] };
+const NO_STATE: CheckState = { chainVersion: null, cohortDeviceCount: 0, claimCounts: new Map(), claimedReleaseIds: new Set(), overrideIds: [], restUntil: new Map() };
 
 function needsState(device: CheckDevice): boolean {
   return !device.quarantined && device.cohortId !== null;
@@ -111,6 +111,7 @@ export async function loadCheck(db: Executor, device: CheckDevice, reported: Rep
       claimCount: state.claimCounts.get(releaseId) ?? 0,
       cohortDeviceCount: state.cohortDeviceCount,
     }),
+    restUntil: state.restUntil,
     now,
   };
   return { input, releaseRow: (releaseId) => releaseRowOf(chain, state, releaseId), overrides };
@@ -139,8 +140,8 @@ export async function resolveWithLookups(db: Executor, input: Omit<ResolutionInp
     };
     // Field by field, not `{ ...input, bundleSigned }`: objects made by that spread missed
     // resolution's property caches on every check (V8's slow path, measured under load).
-    const { device, headers, chain, chainIndex, overrides, phaseClaims, now } = input;
-    const result = resolveUpdate({ device, headers, chain, chainIndex, overrides, phaseClaims, now, bundleSigned });
+    const { device, headers, chain, chainIndex, overrides, phaseClaims, restUntil, now } = input;
+    const result = resolveUpdate({ device, headers, chain, chainIndex, overrides, phaseClaims, restUntil, now, bundleSigned });
     if (unknown.length === 0) return result;
     for (const bundleId of unknown) known.set(bundleId, await isBundleDistributableCached(db, bundleId, target));
   }

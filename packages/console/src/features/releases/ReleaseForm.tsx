@@ -7,6 +7,7 @@
 import { Button, Checkbox, Group, NumberInput, Paper, SegmentedControl, Select, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DEFAULT_ROLLOUT_SETTINGS, RolloutSettingsFields, type RolloutSettings } from './RolloutControls';
 import { useSession } from '../../api/session-context';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { LocalTimeInput, toApiTime } from '../../ui/LocalTimeInput';
@@ -34,6 +35,7 @@ export function ReleaseForm({ cohortPrn: fixedCohort }: { cohortPrn?: string }) 
   const [phaseValue, setPhaseValue] = useState<number | string>(1);
   const [phaseTags, setPhaseTags] = useState<string[]>([]);
   const [schedule, setSchedule] = useState('');
+  const [rolloutSettings, setRolloutSettings] = useState<RolloutSettings>(DEFAULT_ROLLOUT_SETTINGS);
   const body = (): NewRelease => ({
     // Sent as null when not picked yet, for the server's refusal to name the field.
     cohort_prn: cohort as string,
@@ -44,6 +46,7 @@ export function ReleaseForm({ cohortPrn: fixedCohort }: { cohortPrn?: string }) 
     schedule_date: toApiTime(schedule),
     ...(phaseMode === 'numeric' ? { phase_value: Number(phaseValue) } : { phase_mode: 'tags', phase_tags: phaseTags, phase_value: null }),
     ...(position && position !== AT_END ? { next_release_prn: position } : {}),
+    ...rolloutSettings,
   });
   const dryRun = useMutation({ mutationFn: (sent: ReturnType<typeof body>) => dryRunRelease(client, sent).then((result) => ({ sent: JSON.stringify(sent), result })) });
   const previewed = dryRun.data?.result.valid && dryRun.data.sent === JSON.stringify(body());
@@ -91,6 +94,9 @@ export function ReleaseForm({ cohortPrn: fixedCohort }: { cohortPrn?: string }) 
         </Step>
         <Step title="4. Schedule">
           <LocalTimeInput label="Not before" value={schedule} onChange={setSchedule} />
+        </Step>
+        <Step title="5. Rollout controls">
+          <RolloutSettingsFields value={rolloutSettings} onChange={setRolloutSettings} />
         </Step>
         <Group>
           <Button variant="default" loading={dryRun.isPending} onClick={() => dryRun.mutate(body())}>

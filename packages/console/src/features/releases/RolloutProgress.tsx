@@ -2,6 +2,7 @@
 import { Badge, Box, Stack, Table, Title } from '@mantine/core';
 import { ApiErrorAlert } from '../../ui/ApiError';
 import { useRollouts, type Release } from './queries';
+import { RolloutControls } from './RolloutControls';
 
 export function RolloutProgress({ releases }: { releases: Release[] }) {
   const rollouts = useRollouts(releases);
@@ -13,7 +14,6 @@ export function RolloutProgress({ releases }: { releases: Release[] }) {
         Rollout progress
       </Title>
       <ApiErrorAlert error={error} />
-      {/* A focusable scroll region (no links or buttons inside to reach it by keyboard otherwise). */}
       <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Rollout progress, scrollable">
         <Table aria-label="Rollout progress" miw={560}>
           <Table.Thead>
@@ -24,6 +24,7 @@ export function RolloutProgress({ releases }: { releases: Release[] }) {
               <Table.Th>Installed</Table.Th>
               <Table.Th>Failed</Table.Th>
               <Table.Th>State</Table.Th>
+              <Table.Th>Controls</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -37,6 +38,9 @@ export function RolloutProgress({ releases }: { releases: Release[] }) {
                   <Table.Td>{r ? r.reported.installed : '…'}</Table.Td>
                   <Table.Td>{r ? r.reported.failed + r.reported.rolled_back : '…'}</Table.Td>
                   <Table.Td>{r?.halted_at ? <Badge color="red">halted</Badge> : release.disabled ? <Badge color="gray">disabled</Badge> : <Badge color="green">rolling</Badge>}</Table.Td>
+                  <Table.Td>
+                    <RolloutControls release={release} />
+                  </Table.Td>
                 </Table.Tr>
               );
             })}

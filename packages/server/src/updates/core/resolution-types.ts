@@ -36,6 +36,10 @@ export interface ChainRelease {
   bundleId: string;
   required: boolean;
   disabled: boolean;
+  /** Paused by an operator: only a device already holding its phase slot is still offered it. */
+  paused: boolean;
+  /** Cancelled by an operator: never offered again. */
+  cancelled: boolean;
   scheduleDate: Date | null;
   /** Elixir requirement the device's current version must satisfy; null = no restriction. */
   versionRequirement: string | null;
@@ -77,6 +81,8 @@ export interface ResolutionInput {
   bundleSigned: (bundleId: string) => boolean;
   /** Claim state of a phased release; only asked for releases where isPhased() is true. */
   phaseClaims: (releaseId: string) => PhaseClaimState;
+  /** The penalty box: releases the device rests from, with when the rest ends (ms); absent = none. */
+  restUntil?: ReadonlyMap<string, number>;
   now: Date;
 }
 
@@ -116,6 +122,9 @@ export type ExplainReason =
   // walk backward
   | 'usable'
   | 'disabled'
+  | 'cancelled'
+  | 'paused'
+  | 'penalty_box'
   | 'scheduled'
   | 'requirement_not_met'
   | 'phase_full'

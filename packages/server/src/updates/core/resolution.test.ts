@@ -12,6 +12,8 @@ function release(id: string, fields: Partial<ChainRelease> = {}): ChainRelease {
     bundleId: `b-${id}`,
     required: false,
     disabled: false,
+    paused: false,
+    cancelled: false,
     scheduleDate: null,
     versionRequirement: null,
     version: null,
@@ -264,6 +266,35 @@ describe('resolveUpdate: walking backward', () => {
     expect(result.explanation.find((s) => s.subject?.id === 'r3' && s.step === 'walk_backward')).toMatchObject({ outcome: 'skipped', reason: 'disabled' });
   });
 
+  it('skips a cancelled release for every device, as it skips a disabled one', () => {
+    const chain = [release('r1'), release('r2'), release('r3', { cancelled: true })];
+    const result = resolveUpdate(input({ chain, headers: { releaseId: 'r2' } }));
+    expect(result.status).toBe('no_update');
+    expect(reasons(result)).toContain('walk_backward:cancelled');
+    expect(resolveUpdate(input({ chain })).releaseId).toBe('r2');
+  });
+
+  it('skips a paused release, except for a device already holding a slot of its phase', () => {
+    const paused = release('r3', { paused: true, phaseValue: 10 });
+    const chain = [release('r1'), release('r2'), paused];
+    const fresh = resolveUpdate(input({ chain, headers: { releaseId: 'r2' }, phaseClaims: () => ({ ...noClaims, claimCount: 0 }) }));
+    expect(fresh.status).toBe('no_update');
+    expect(reasons(fresh)).toContain('walk_backward:paused');
+    const holder = resolveUpdate(input({ chain, headers: { releaseId: 'r2' }, phaseClaims: () => ({ ...noClaims, deviceHasClaim: true, claimCount: 1 }) }));
+    expect(holder).toMatchObject({ status: 'update', releaseId: 'r3', claim: null });
+    const unphased = resolveUpdate(input({ chain: [release('r1'), release('r2', { paused: true })], headers: { releaseId: 'r1' } }));
+    expect(unphased.status).toBe('no_update');
+  });
+
+  it('skips a release the device rests from (penalty box) until the rest ends, saying until when', () => {
+    const chain = [release('r1'), release('r2')];
+    const restUntil = new Map([['r2', NOW.getTime() + HOUR]]);
+    const resting = resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, restUntil }));
+    expect(resting.status).toBe('no_update');
+    expect(resting.explanation.find((s) => s.reason === 'penalty_box')).toMatchObject({ subject: { id: 'r2' }, detail: { rest_until: new Date(NOW.getTime() + HOUR).toISOString() } });
+    expect(resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, restUntil, now: new Date(NOW.getTime() + HOUR) })).releaseId).toBe('r2');
+  });
+
   it('skips a release before its schedule date, takes it at the date', () => {
     const chain = [release('r1'), release('r2', { scheduleDate: new Date(NOW.getTime() + 1) })];
     const early = resolveUpdate(input({ chain }));
@@ -394,6 +425,8 @@ const releaseArbitrary = (index: number): fc.Arbitrary<ChainRelease> =>
     bundleId: fc.constantFrom(`b${index}`, `b${index}`, `b${index}`, 'shared'),
     required: oneIn(4),
     disabled: oneIn(6),
+    paused: oneIn(8),
+    cancelled: oneIn(10),
     scheduleDate: fc.option(fc.integer({ min: -2, max: 2 }).map((h) => new Date(NOW.getTime() + h * HOUR)), { freq: 4 }),
     versionRequirement: fc.option(fc.constantFrom('>= 1.0.0', '~> 1.0', '< 2.0.0', '>= 2.0.0', 'nonsense'), { freq: 3 }),
     version: fc.option(fc.constantFrom(...VERSIONS)),
@@ -496,6 +529,8 @@ describe('resolveUpdate properties', () => {
         if (result.status !== 'update' || result.sourceType !== 'release') return;
         const chosen = input.chain.find((r) => r.id === result.releaseId)!;
         expect(chosen.disabled).toBe(false);
+        expect(chosen.cancelled).toBe(false);
+        if (chosen.paused) expect(input.phaseClaims(chosen.id).deviceHasClaim && isPhased(chosen)).toBe(true);
         expect(chosen.scheduleDate === null || chosen.scheduleDate.getTime() <= NOW.getTime()).toBe(true);
         expect(input.bundleSigned(chosen.bundleId)).toBe(true);
         expect(result.bundleId).toBe(chosen.bundleId);

@@ -186,6 +186,21 @@ function walkBackward(input: ResolutionInput, target: number, position: Position
       steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'disabled' });
       continue;
     }
+    if (release.cancelled) {
+      steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'cancelled' });
+      continue;
+    }
+    // A pause stops new offers: a device that already holds a slot of the phase was offered it.
+    if (release.paused && !(isPhased(release) && input.phaseClaims(release.id).deviceHasClaim)) {
+      steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'paused' });
+      continue;
+    }
+    // The penalty box: this device failed this release too often and rests from it until then.
+    const restUntil = input.restUntil?.get(release.id);
+    if (restUntil !== undefined && now.getTime() < restUntil) {
+      steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'penalty_box', detail: { rest_until: new Date(restUntil).toISOString() } });
+      continue;
+    }
     if (release.scheduleDate !== null && release.scheduleDate.getTime() > now.getTime()) {
       steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'scheduled', detail: { schedule_date: release.scheduleDate.toISOString() } });
       continue;

@@ -1,0 +1,107 @@
+/**
+ * Pause, resume and cancel of a release (`POST /releases/{prn}/pause|resume|cancel`; the guide
+ * site/docs/canopy-core/guides/rolling-out-safely.md). `RolloutControlButtons` only draws what
+ * the release's state allows and reports the click; `RolloutControls` sends it and refreshes the
+ * release lists and rollouts. Cancel is final, so it asks for a confirmation first.
+ * `RolloutSettingsFields`: the release form's fields for the rollout controls' settings.
+ */
+import { Badge, Button, Checkbox, Group, NumberInput, Stack } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { answerOf } from '../../api/lists';
+import { useSession } from '../../api/session-context';
+import { notifyFailure, notifySuccess } from '../../ui/notify';
+import { releaseKeys, type Release } from './queries';
+
+export type RolloutControl = 'pause' | 'resume' | 'cancel';
+type ControlledRelease = Pick<Release, 'name' | 'paused_at' | 'cancelled_at' | 'halted_at'>;
+
+/** The controls the server would act on: a cancelled release takes none (409 release_cancelled). */
+export function availableControls(release: ControlledRelease): RolloutControl[] {
+  if (release.cancelled_at) return [];
+  const controls: RolloutControl[] = release.paused_at || release.halted_at ? ['resume'] : ['pause'];
+  return [...controls, 'cancel'];
+}
+
+const LABELS: Record<RolloutControl, string> = { pause: 'Pause', resume: 'Resume', cancel: 'Cancel release' };
+
+export function RolloutControlButtons(props: { release: ControlledRelease; canWrite: boolean; pending?: RolloutControl | null; onControl: (control: RolloutControl) => void }) {
+  const { release, canWrite, pending = null, onControl } = props;
+  const [confirming, setConfirming] = useState(false);
+  const state = release.cancelled_at ? 'cancelled' : release.paused_at ? 'paused' : null;
+  return (
+    <Group gap="xs" wrap="nowrap" data-testid="rollout-controls">
+      {state && <Badge color={state === 'cancelled' ? 'gray' : 'yellow'}>{state}</Badge>}
+      {canWrite &&
+        availableControls(release).map((control) =>
+          control === 'cancel' && confirming ? (
+            <Button key="confirm" size="compact-xs" color="red" loading={pending === 'cancel'} onClick={() => onControl('cancel')} aria-label={`Confirm: cancel ${release.name} for good`}>
+              Cancel for good?
+            </Button>
+          ) : (
+            <Button
+              key={control}
+              size="compact-xs"
+              variant={control === 'cancel' ? 'outline' : 'light'}
+              color={control === 'cancel' ? 'red' : undefined}
+              loading={pending === control}
+              aria-label={`${LABELS[control]} ${release.name}`}
+              onClick={() => (control === 'cancel' ? setConfirming(true) : onControl(control))}
+            >
+              {LABELS[control]}
+            </Button>
+          ),
+        )}
+    </Group>
+  );
+}
+
+export function RolloutControls({ release }: { release: Release }) {
+  const { client, canWrite } = useSession();
+  const queries = useQueryClient();
+  const control = useMutation({
+    mutationFn: (action: RolloutControl) => {
+      const params = { params: { path: { prn: release.prn } } };
+      const sent = action === 'pause' ? client.api.POST('/releases/{prn}/pause', params) : action === 'resume' ? client.api.POST('/releases/{prn}/resume', params) : client.api.POST('/releases/{prn}/cancel', params);
+      return answerOf(sent);
+    },
+    onSuccess: (_, action) => {
+      notifySuccess(`Release ${release.name} ${action === 'pause' ? 'paused' : action === 'resume' ? 'resumed' : 'cancelled'}`);
+      void queries.invalidateQueries({ queryKey: releaseKeys.lists });
+      void queries.invalidateQueries({ queryKey: releaseKeys.rollouts });
+    },
+    onError: notifyFailure,
+  });
+  return <RolloutControlButtons release={release} canWrite={canWrite} pending={control.isPending ? (control.variables ?? null) : null} onControl={(action) => control.mutate(action)} />;
+}
+
+export type PenaltyBoxSetting = NonNullable<Release['penalty_box']>;
+export interface RolloutSettings {
+  penalty_box: PenaltyBoxSetting | null;
+}
+export const DEFAULT_ROLLOUT_SETTINGS: RolloutSettings = { penalty_box: null };
+/** The server's defaults, shown when the user starts from them. */
+const PENALTY_DEFAULTS: PenaltyBoxSetting = { failures: 3, window_seconds: null, rest_seconds: 86_400 };
+
+const numberOrNull = (value: number | string) => (value === '' ? null : Number(value));
+
+export function RolloutSettingsFields({ value, onChange }: { value: RolloutSettings; onChange: (next: RolloutSettings) => void }) {
+  const box = value.penalty_box;
+  const setBox = (patch: Partial<PenaltyBoxSetting>) => onChange({ ...value, penalty_box: { ...(box ?? PENALTY_DEFAULTS), ...patch } });
+  return (
+    <Stack gap="xs" data-testid="rollout-settings">
+      <Checkbox
+        label="Own penalty box (default: 3 failures rest a device from the release for 24 h)"
+        checked={box !== null}
+        onChange={(event) => onChange({ ...value, penalty_box: event.currentTarget.checked ? PENALTY_DEFAULTS : null })}
+      />
+      {box && (
+        <Group>
+          <NumberInput label="Failures" min={1} max={100} value={box.failures} onChange={(v) => setBox({ failures: Number(v) })} w={120} />
+          <NumberInput label="Within (seconds)" description="Empty: no window" min={1} value={box.window_seconds ?? ''} onChange={(v) => setBox({ window_seconds: numberOrNull(v) })} w={160} />
+          <NumberInput label="Rest (seconds)" min={1} value={box.rest_seconds} onChange={(v) => setBox({ rest_seconds: Number(v) })} w={160} />
+        </Group>
+      )}
+    </Stack>
+  );
+}
