@@ -101,6 +101,22 @@ describe('a release page', () => {
     await page.goBack();
   });
 
+  it("shows a device's update history, each attempt with its release, states, times and reason, apart from its raw events", async () => {
+    const page = b.page;
+    const release = await byName('field-2');
+    await report(1, release.prn, 'downloading');
+    await report(1, release.prn, 'rolled_back', 'boot check failed');
+    await page.goto(b.consoleUrl(`devices/${devices[1].prn}`));
+    await expect.poll(() => page.getByTestId('update-attempt').count()).toBe(2);
+    const [latest, first] = [page.getByTestId('update-attempt').nth(0), page.getByTestId('update-attempt').nth(1)];
+    expect(await latest.textContent()).toMatch(/^Release field-2rolled backReason: boot check faileddownloading .+ → rolled back /);
+    expect(await first.textContent()).toMatch(/^Release field-2failedReason: disk full while writing slot Bfailed /);
+    await first.getByRole('link', { name: 'field-2' }).waitFor();
+    await page.getByRole('heading', { name: 'Raw events of this device' }).waitFor();
+    await expectAccessible(page, 'device page with its update history');
+    await page.goBack();
+  });
+
   it('reverts the release: a required release of the bundle before it, on its own page', async () => {
     const page = b.page;
     const release = await byName('field-2');
