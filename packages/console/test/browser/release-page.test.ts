@@ -117,9 +117,41 @@ describe('a release page', () => {
     await page.goBack();
   });
 
+  it('shows the event log by names with links, the data on demand, pages, and a live feed that pauses', async () => {
+    const page = b.page;
+    const release = await byName('field-2');
+    await page.getByRole('link', { name: 'Events' }).click();
+    await page.getByRole('combobox', { name: 'Subtype' }).click();
+    await page.getByRole('option', { name: 'update_reported' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('subtype')).toBe('update_reported');
+    const failedRow = page.getByTestId('event-row').filter({ hasText: devices[1].identifier }).last();
+    // The subject is the device by its identifier, a link to its page; the actor too.
+    expect(await failedRow.getByRole('link', { name: devices[1].identifier }).count()).toBe(2);
+    await failedRow.getByRole('button', { name: 'Show data' }).click();
+    await expect.poll(() => page.getByTestId('event-data').textContent()).toContain('"reason": "disk full while writing slot B"');
+    await expectAccessible(page, 'event log with a row open');
+
+    // Paused: new events are counted, not drawn; resumed: they appear.
+    const rows = await page.getByTestId('event-row').count();
+    await page.getByRole('button', { name: 'Pause live feed' }).click();
+    await report(2, release.prn, 'installing');
+    await expect.poll(() => page.getByTestId('live-state').textContent(), { timeout: 10_000 }).toBe('Paused, 1 new event');
+    expect(await page.getByTestId('event-row').count()).toBe(rows);
+    await page.getByRole('button', { name: 'Resume live feed' }).click();
+    await expect.poll(() => page.getByTestId('event-row').count()).toBe(rows + 1);
+
+    // Older events page by page (50 a page).
+    for (let i = 0; i < 50; i++) await report(2, release.prn, 'installing');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('event-row').count()).toBe(50);
+    await page.getByRole('button', { name: 'Show older events' }).click();
+    await expect.poll(() => page.getByTestId('event-row').count()).toBe(rows + 51);
+  });
+
   it('reverts the release: a required release of the bundle before it, on its own page', async () => {
     const page = b.page;
     const release = await byName('field-2');
+    await page.goto(b.consoleUrl(`releases/${release.prn}`));
     await page.getByRole('button', { name: 'Revert field-2' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/^Name of the new release/).fill('field-2-back');
