@@ -190,6 +190,49 @@ describe('a release page', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
+  it('filters the fleet by count chips, update state, release and plain words, tags shown as stored', async () => {
+    const page = b.page;
+    expect((await b.server.api('PATCH', `/devices/${devices[1].prn}`, { tags: ['east'] })).status).toBe(200);
+    await page.goto(b.consoleUrl('fleet'));
+    await expect.poll(() => page.getByTestId('device-row').count()).toBe(3);
+    const tag = page.getByTestId('device-row').filter({ hasText: devices[1].identifier }).getByText('east', { exact: true });
+    expect(await tag.evaluate((el) => getComputedStyle(el).textTransform)).toBe('none');
+    await expectAccessible(page, 'fleet with count chips');
+
+    // Every device reported, so all are online; a chip is one click.
+    await page.getByRole('button', { name: /^Offline \d+$/ }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('online:false');
+    await page.getByText('No device matches this filter').waitFor();
+    await page.getByRole('button', { name: /^Online \d+$/ }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('online:true');
+    await expect.poll(() => page.getByTestId('device-row').count()).toBe(3);
+    await page.getByRole('button', { name: /^Never connected \d+$/ }).click();
+    await page.getByText('No device matches this filter').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+
+    // Plain words search identifiers instead of failing as a malformed clause.
+    const raw = page.getByLabel("Search (the admin API's search language)");
+    await raw.fill(devices[2].identifier);
+    await page.getByRole('button', { name: 'Apply filter' }).click();
+    await expect.poll(() => page.getByTestId('device-row').count()).toBe(1);
+    expect(await raw.inputValue()).toBe(`identifier~'${devices[2].identifier}'`);
+
+    // The devices whose latest report is a roll-back, then those on a release (picked by name).
+    await raw.fill("update_status:'rolled_back'");
+    await page.getByRole('button', { name: 'Apply filter' }).click();
+    await expect.poll(() => page.getByTestId('device-row').count()).toBe(1);
+    expect(await page.getByTestId('device-row').textContent()).toContain(devices[1].identifier);
+    await b.server.server.platform.db.execute(`update devices set reported_release_prn = '${firstPrn}' where id = '${devices[0].prn.split(':').pop()}'`);
+    await page.getByRole('combobox', { name: 'Field of condition 1' }).click();
+    await page.getByRole('option', { name: 'Release' }).click();
+    await page.getByRole('combobox', { name: 'Value of condition 1' }).click();
+    await page.getByRole('option', { name: /^field-1 / }).click();
+    await page.getByRole('button', { name: 'Apply filter' }).click();
+    await expect.poll(() => page.getByTestId('device-row').count()).toBe(1);
+    expect(await page.getByTestId('device-row').textContent()).toContain(devices[0].identifier);
+    await expectAccessible(page, 'fleet filtered by release');
+  });
+
   it('shows a read-only user the progress and reports but no actions', async () => {
     const reader = await newPage(b.browser);
     const release = await byName('field-2');
