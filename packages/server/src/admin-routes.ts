@@ -18,6 +18,7 @@ import type { ContextRoutes } from './http/app-types';
 import { productRoutes } from './products/routes';
 import { releaseRoutes } from './releases/routes';
 import { rolloutRoutes } from './rollouts/routes';
+import { releaseReportRoutes } from './rollouts/report-routes';
 import { updateRoutes } from './updates/routes';
 import { signingKeyRoutes } from './signing-keys/routes';
 import { webhookRoutes } from './webhooks/routes';
@@ -52,6 +53,7 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   webConsoleRoutes,
   releaseRoutes,
   rolloutRoutes,
+  releaseReportRoutes,
   bundleOverrideRoutes,
   updateRoutes,
   consoleAppRoutes,

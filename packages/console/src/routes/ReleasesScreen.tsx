@@ -1,4 +1,5 @@
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { ReleasePage } from '../features/releases/ReleasePage';
 import { ReleasesPage } from '../features/releases/ReleasesPage';
 
 const route = getRouteApi('/releases');
@@ -7,4 +8,11 @@ export function ReleasesScreen() {
   const search = route.useSearch();
   const navigate = useNavigate();
   return <ReleasesPage search={search} onSearch={(next) => navigate({ to: '/releases', search: next })} />;
+}
+
+const releaseRoute = getRouteApi('/releases/$prn');
+
+export function ReleaseScreen() {
+  const { prn } = releaseRoute.useParams();
+  return <ReleasePage key={prn} prn={prn} />;
 }

@@ -108,7 +108,9 @@ const releases = createRoute({
   component: lazyRouteComponent(() => import('./ReleasesScreen'), 'ReleasesScreen'),
 });
 
-const tree = root.addChildren([index, fleet, device, products, product, cohort, events, webhooks, webhook, signingKeys, caCertificates, users, apiKeys, sessions, artifacts, artifact, artifactVersion, binary, bundles, bundleOverrides, bundleOverride, releases, shellRoute(root)]);
+const release = createRoute({ getParentRoute: () => root, path: '/releases/$prn', component: lazyRouteComponent(() => import('./ReleasesScreen'), 'ReleaseScreen') });
+
+const tree = root.addChildren([index, fleet, device, products, product, cohort, events, webhooks, webhook, signingKeys, caCertificates, users, apiKeys, sessions, artifacts, artifact, artifactVersion, binary, bundles, bundleOverrides, bundleOverride, releases, release, shellRoute(root)]);
 
 /**
  * The console's router. A function, not a module constant: building the route tree takes 10-20 ms

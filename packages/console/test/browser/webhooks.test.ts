@@ -108,6 +108,20 @@ describe('the webhooks screens', () => {
     await expectAccessible(page, 'webhook (secret rolled)');
   });
 
+  it('edits the webhook: its description and events, every subscribable one offered', async () => {
+    const form = page.getByRole('form', { name: 'Edit webhook' });
+    const offered = await form.getByRole('group', { name: 'Events delivered' }).getByRole('checkbox').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value));
+    expect(offered).toEqual(SUBSCRIBABLE_EVENTS);
+    expect(await form.getByRole('checkbox', { name: 'release.halted' }).isChecked()).toBe(true);
+    await form.getByLabel(/^Description/).fill('ops pager, shells too');
+    await form.getByRole('checkbox', { name: 'web_console_shell.opened' }).check();
+    await form.getByRole('checkbox', { name: 'device.release_changed' }).uncheck();
+    await form.getByRole('button', { name: 'Save webhook' }).click();
+    await expect.poll(async () => (await webhooksNow())[0].enabled_events.sort()).toEqual(['release.halted', 'web_console_shell.opened']);
+    expect((await server.api('GET', `/webhooks/${(await webhooksNow())[0].prn}`)).body.webhook.description).toBe('ops pager, shells too');
+    await expectAccessible(page, 'webhook edited');
+  });
+
   it('is usable at 390 px wide', async () => {
     await page.setViewportSize({ width: 390, height: 800 });
     await page.reload();

@@ -29,8 +29,17 @@ describe('FilterBuilder', () => {
     fireEvent.change(rawBox(), { target: { value: "tags:'east' and target~'arm'" } });
     expect(screen.getAllByTestId('filter-clause')).toHaveLength(2);
     fireEvent.change(rawBox(), { target: { value: "tags:'east" } });
-    expect(screen.getByText(/unterminated_string/)).toBeTruthy();
+    expect(screen.getByText(/unterminated string/)).toBeTruthy();
     expect((screen.getByText('Apply filter').closest('button') as HTMLButtonElement).disabled).toBe(true);
     expect(onApply).not.toHaveBeenCalled();
+  });
+
+  it('applies plain words as "identifier contains", not as a malformed clause', () => {
+    const onApply = vi.fn();
+    renderWithTheme(<FilterBuilder value="" onApply={onApply} />);
+    fireEvent.change(rawBox(), { target: { value: 'gw-alpha' } });
+    expect(screen.getAllByTestId('filter-clause')).toHaveLength(1);
+    fireEvent.click(screen.getByText('Apply filter'));
+    expect(onApply).toHaveBeenCalledWith("identifier~'gw-alpha'");
   });
 });

@@ -35,3 +35,20 @@ describe('search language', () => {
     expect(parseSearch('   ')).toEqual([]);
   });
 });
+
+describe('free text and count chips', () => {
+  it('reads plain words as "identifier contains", and leaves the language alone', async () => {
+    const { freeText } = await import('../../src/features/fleet/search-language');
+    expect(freeText('gw-alpha')).toEqual([{ field: 'identifier', operator: '~', value: 'gw-alpha' }]);
+    expect(freeText('gateway east')).toEqual([{ field: 'identifier', operator: '~', value: 'gateway east' }]);
+    expect(freeText("tags:'east'")).toBeNull();
+    expect(freeText('tags:east')).toBeNull();
+    expect(freeText('')).toBeNull();
+  });
+
+  it("puts a chip's clause in place of a condition on the same field", async () => {
+    const { withClause } = await import('../../src/features/fleet/search-language');
+    expect(withClause("identifier~'gw' and online:true", 'online:false')).toBe("identifier~'gw' and online:false");
+    expect(withClause('', 'quarantined:true')).toBe('quarantined:true');
+  });
+});

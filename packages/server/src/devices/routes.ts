@@ -52,7 +52,7 @@ export const deviceRoutes: ContextRoutes = (app, { db }) => {
       tags: TAGS,
       summary: 'List devices',
       description:
-        "Search fields: identifier, description and target (`:` `-` `~`), tags (`:` has the tag), quarantined and archived (`:`), product_prn and cohort_prn (`:`), inserted_at, updated_at and last_connected_at (`:` `<` `<=` `>` `>=`). Example: `tags:'east' and quarantined:false`.",
+        "Search fields: identifier, description and target (`:` `-` `~`), tags (`:` has the tag), quarantined and archived (`:`), product_prn and cohort_prn (`:`), reported_release_prn (`:` `-`), online (`:` true or false: communicated within the last 5 minutes), update_status (`:` the status of the device's latest update report, or null), inserted_at, updated_at and last_connected_at (`:` `<` `<=` `>` `>=`). Example: `tags:'east' and quarantined:false`.",
       querystring: Type.Object(LIST_QUERY_PROPERTIES),
       response: { 200: list('devices', Device), ...STANDARD_ERRORS },
     },

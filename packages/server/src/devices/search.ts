@@ -1,7 +1,8 @@
 /**
- * The devices list's `search`. Every field but `tags` goes through the shared compiler; `tags` is
- * a list, and `tags:'east'` means "has the tag east", which the shared compiler (one column
- * compared with one value) cannot say, so those clauses become `'east' = any(tags)` here.
+ * The devices list's `search`. Every field but `tags`, `online` and `update_status` goes through
+ * the shared compiler; those say what one column compared with one value cannot: `tags:'east'`
+ * (has the tag: `'east' = any(tags)`), `online:true` (communicated within the online window, as
+ * the counts say) and `update_status:'failed'` (the device's latest update report has it).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { combine } from '../http/pagination';
@@ -10,6 +11,8 @@ import { compileSearch, parseSearch, searchCondition, type SearchClause, type Se
 // The one error constructor the shared module does not re-export; this file extends the language.
 import { searchError } from '../search/syntax';
 import { devices } from './schema';
+import { ONLINE_WINDOW_SECONDS } from './counts';
+import { UPDATE_REPORT_STATUSES } from '../update-reports/schema';
 
 const DATE_OPERATORS = [':', '<', '<=', '>', '>='] as const;
 
@@ -26,6 +29,7 @@ function deviceSearchFields(organizationId: string): SearchFields {
     inserted_at: { column: devices.insertedAt, type: 'datetime', operators: DATE_OPERATORS },
     updated_at: { column: devices.updatedAt, type: 'datetime', operators: DATE_OPERATORS },
     last_connected_at: { column: devices.lastConnectedAt, type: 'datetime', operators: DATE_OPERATORS },
+    reported_release_prn: { column: devices.reportedReleasePrn, type: 'string', operators: [':', '-'] },
   };
 }
 
@@ -37,11 +41,31 @@ function tagCondition(clause: SearchClause): SQL {
   return sql`${clause.value.text} = any(${devices.tags})`;
 }
 
+/** `online:true` / `online:false`: communicated within ONLINE_WINDOW_SECONDS, or not (never included). */
+function onlineCondition(clause: SearchClause): SQL {
+  if (clause.operator !== ':') throw searchError('operator_not_allowed', clause.text, { field: 'online', operator: clause.operator, operators: [':'] });
+  if (clause.value.kind !== 'boolean') throw searchError('invalid_value', clause.text, { field: 'online', expected: 'boolean' });
+  const online = sql`${devices.lastConnectedAt} > now() - make_interval(secs => ${ONLINE_WINDOW_SECONDS})`;
+  return clause.value.value ? online : sql`not coalesce(${online}, false)`;
+}
+
+/** `update_status:'failed'`: the status of the device's most recent update report (any release); `:null` for none. */
+function updateStatusCondition(clause: SearchClause): SQL {
+  if (clause.operator !== ':') throw searchError('operator_not_allowed', clause.text, { field: 'update_status', operator: clause.operator, operators: [':'] });
+  const latest = sql`(select r.status from device_update_reports r where r.device_id = ${devices.id} order by r.updated_at desc, r.id desc limit 1)`;
+  if (clause.value.kind === 'null') return sql`${latest} is null`;
+  if (clause.value.kind !== 'string' || !(UPDATE_REPORT_STATUSES as readonly string[]).includes(clause.value.text))
+    throw searchError('invalid_value', clause.text, { field: 'update_status', expected: UPDATE_REPORT_STATUSES.join(', ') });
+  return sql`${latest} = ${clause.value.text}`;
+}
+
+const CUSTOM: Record<string, (clause: SearchClause) => SQL> = { tags: tagCondition, online: onlineCondition, update_status: updateStatusCondition };
+
 export function deviceSearchCondition(rawQueryValue: unknown, organizationId: string): SQL | undefined {
   const fields = deviceSearchFields(organizationId);
   // Absent, empty and non-string values mean the same as for every other list.
   if (typeof rawQueryValue !== 'string' || rawQueryValue === '') return searchCondition(rawQueryValue, fields);
   const clauses = parseSearch(rawQueryValue);
-  const others = clauses.filter((clause) => clause.field !== 'tags');
-  return combine(...clauses.filter((clause) => clause.field === 'tags').map(tagCondition), others.length > 0 ? compileSearch(others, fields) : undefined);
+  const others = clauses.filter((clause) => !(clause.field in CUSTOM));
+  return combine(...clauses.filter((clause) => clause.field in CUSTOM).map((clause) => CUSTOM[clause.field](clause)), others.length > 0 ? compileSearch(others, fields) : undefined);
 }

@@ -1,4 +1,4 @@
-/** One device: its fields (editable), the update explanation, an admin-side update check, certificates, tunnels and shells, its events. */
+/** One device: its fields (editable), the update explanation, an admin-side update check, its update history, certificates, tunnels and shells, its raw events. */
 import { Badge, Button, Code, Grid, Group, Paper, Select, Stack, Switch, Table, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -12,6 +12,7 @@ import { DeviceRemoteAccess } from '../remote-access/DeviceRemoteAccess';
 import { EventTimeline } from '../events/EventLog';
 import { useLiveEvents } from '../events/useLiveEvents';
 import { namesOf, useCohorts, useProducts } from '../products/queries';
+import { UpdateHistory } from './UpdateHistory';
 import { checkForUpdate, deviceKeys, patchDevice, useDevice, useExplanation, type Device } from './queries';
 
 export function DevicePage({ prn }: { prn: string }) {
@@ -20,6 +21,7 @@ export function DevicePage({ prn }: { prn: string }) {
   useLiveEvents({ resource_prn: prn }, () => {
     void queries.invalidateQueries({ queryKey: deviceKeys.one(prn) });
     void queries.invalidateQueries({ queryKey: deviceKeys.explanation(prn) });
+    void queries.invalidateQueries({ queryKey: deviceKeys.updateReports(prn) });
   });
   if (device.isPending) return <LoadingRows rows={6} label="Loading device" />;
   if (device.error) return <ApiErrorAlert error={device.error} title="Could not load the device" />;
@@ -45,9 +47,10 @@ export function DevicePage({ prn }: { prn: string }) {
           </Stack>
         </Grid.Col>
       </Grid>
+      <UpdateHistory prn={prn} />
       <DeviceCertificates devicePrn={prn} />
       <DeviceRemoteAccess devicePrn={prn} />
-      <EventTimeline filters={{ resource_prn: prn }} title="Events of this device" limit={20} />
+      <EventTimeline filters={{ resource_prn: prn }} title="Raw events of this device" limit={20} />
     </Stack>
   );
 }

@@ -1,5 +1,5 @@
-/** The event log's first page, through the SDK's typed client. */
-import { queryOptions, useQuery } from '@tanstack/react-query';
+/** The event log's pages, through the SDK's typed client. */
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { CanopyClient } from '@canopy/sdk/browser';
 import { listPage } from '../../api/lists';
 import type { ListItem, QueryOf } from '../../api/paths';
@@ -13,13 +13,19 @@ export interface EventSearch {
   resource_prn?: string;
 }
 
-export const eventKeys = { page: (filters: EventSearch) => ['events', filters] as const };
+export const eventKeys = { page: (filters: EventSearch, limit: number) => ['events', filters, limit] as const };
 
 // The URL's text is sent as typed: the server's refusal of an unknown type names the field.
 export const eventsQuery = (client: CanopyClient, filters: EventSearch, limit: number) =>
-  queryOptions({ queryKey: eventKeys.page(filters), queryFn: () => listPage(client, '/events', 'events', { ...(filters as Pick<QueryOf<'/events'>, keyof EventSearch>), limit }) });
+  infiniteQueryOptions({
+    queryKey: eventKeys.page(filters, limit),
+    queryFn: ({ pageParam }) => listPage(client, '/events', 'events', { ...(filters as Pick<QueryOf<'/events'>, keyof EventSearch>), limit, ...(pageParam ? { page: pageParam } : {}) }),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_page ?? undefined,
+  });
 
+/** Newest first, `limit` a page; older pages on demand. */
 export function useEvents(filters: EventSearch, limit: number) {
   const { client } = useSession();
-  return useQuery(eventsQuery(client, filters, limit));
+  return useInfiniteQuery(eventsQuery(client, filters, limit));
 }

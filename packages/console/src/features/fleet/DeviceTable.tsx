@@ -149,7 +149,7 @@ const DeviceRow = memo(function DeviceRow({ device, index, productName, cohortNa
       <td>
         <span className={classes.tags}>
           {(device.tags ?? []).map((tag) => (
-            <span key={tag} className={classes.badge}>
+            <span key={tag} className={`${classes.badge} ${classes.tag}`}>
               {tag}
             </span>
           ))}

@@ -3,8 +3,11 @@
  * text. Editing either updates the other; applying sends the text, which also goes to the URL.
  */
 import { ActionIcon, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useEffect, useState } from 'react';
-import { DEVICE_FIELDS, formatSearch, OPERATOR_LABELS, parseSearch, SearchSyntaxError, type Clause, type Operator } from './search-language';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { DEVICE_FIELDS, formatSearch, freeText, OPERATOR_LABELS, parseSearch, SearchSyntaxError, UPDATE_STATUSES, type Clause, type Operator } from './search-language';
+
+// Loaded when a release condition is added: the releases' queries stay out of the fleet's first load.
+const ReleaseValue = lazy(() => import('./ReleaseValue').then((m) => ({ default: m.ReleaseValue })));
 
 export interface NamedOption {
   value: string;
@@ -44,13 +47,21 @@ export function FilterBuilder({ value, onApply, products = [], cohorts = [] }: P
       setClauses(parseSearch(next));
       setSyntax(null);
     } catch (error) {
-      setSyntax(error instanceof SearchSyntaxError ? `${error.reason} in “${error.clause}”` : String(error));
+      const plain = freeText(next);
+      if (plain) {
+        setClauses(plain);
+        setSyntax(null);
+        return;
+      }
+      setSyntax(error instanceof SearchSyntaxError ? syntaxMessage(error) : String(error));
     }
   };
 
   const apply = () => {
     if (syntax) return;
-    onApply(text.trim());
+    // Plain words are sent as the clause they were read as, which the text box then shows.
+    const plain = freeText(text);
+    onApply(plain ? formatSearch(plain) : text.trim());
   };
 
   return (
@@ -58,7 +69,7 @@ export function FilterBuilder({ value, onApply, products = [], cohorts = [] }: P
       {clauses.map((clause, index) => {
         const spec = DEVICE_FIELDS.find((f) => f.field === clause.field) ?? DEVICE_FIELDS[0];
         const set = (patch: Partial<Clause>) => updateClauses(clauses.map((c, i) => (i === index ? { ...c, ...patch } : c)));
-        const options = spec.kind === 'prn' ? (spec.field === 'product_prn' ? products : cohorts) : null;
+        const options = spec.kind === 'prn' ? (spec.field === 'product_prn' ? products : cohorts) : spec.kind === 'status' ? UPDATE_STATUSES.map((s) => ({ value: s, label: s.replace('_', ' ') })) : null;
         return (
           <Group key={index} gap="xs" wrap="wrap" data-testid="filter-clause">
             <Select
@@ -89,6 +100,10 @@ export function FilterBuilder({ value, onApply, products = [], cohorts = [] }: P
                 w={100}
                 onChange={(v) => set({ value: v === 'true' })}
               />
+            ) : spec.field === 'reported_release_prn' ? (
+              <Suspense fallback={null}>
+                <ReleaseValue index={index} value={typeof clause.value === 'string' ? clause.value : null} onChange={(v) => set({ value: v })} />
+              </Suspense>
             ) : options ? (
               <Select aria-label={`Value of condition ${index + 1}`} data={options} value={typeof clause.value === 'string' ? clause.value : null} searchable w={220} onChange={(v) => set({ value: v ?? '' })} />
             ) : (
@@ -134,6 +149,14 @@ export function FilterBuilder({ value, onApply, products = [], cohorts = [] }: P
       </Group>
     </Stack>
   );
+}
+
+/** The parser's reason in words, with the clause it concerns. */
+function syntaxMessage(error: SearchSyntaxError): string {
+  const clause = `“${error.clause}”`;
+  if (error.reason === 'invalid_value') return `The value in ${clause} needs quotes, as in identifier:'gw-1'.`;
+  if (error.reason === 'malformed_clause') return `${clause} is not a condition: write field, operator and quoted value, as in tags:'east'.`;
+  return `${error.reason.replace(/_/g, ' ')} in ${clause}`;
 }
 
 function safeParse(text: string): Clause[] | null {

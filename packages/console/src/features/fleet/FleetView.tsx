@@ -10,6 +10,7 @@ import { namesOf, useCohorts, useProducts } from '../products/queries';
 import { DeviceTable } from './DeviceTable';
 import { FleetCounts } from './FleetCounts';
 import { FilterBuilder } from './FilterBuilder';
+import { withClause } from './search-language';
 import { deviceKeys } from '../devices/queries';
 import { useDevicePage } from './queries';
 import { countOf } from '../../ui/count';
@@ -77,7 +78,15 @@ export function FleetView({ search, onSearch }: { search: FleetSearch; onSearch(
       <Paper withBorder p="sm">
         <FilterBuilder value={q} products={productOptions} cohorts={cohortOptions} onApply={(next) => { history.current = []; setSelected(new Set()); onSearch({ q: next || undefined }); }} />
       </Paper>
-      <FleetCounts search={q} />
+      <FleetCounts
+        search={q}
+        onPick={(clause) => {
+          history.current = [];
+          setSelected(new Set());
+          // The chip's clause narrows the filter in view; "Devices" clears it.
+          onSearch({ q: clause === '' ? undefined : withClause(q, clause) });
+        }}
+      />
       {canWrite && selected.size > 0 && (
         <Suspense fallback={null}>
           <BulkActions selected={rows.filter((d) => selected.has(d.prn))} cohorts={cohortOptions} onDone={() => setSelected(new Set())} />

@@ -21,7 +21,7 @@ export interface Clause {
 export interface FieldSpec {
   field: string;
   label: string;
-  kind: 'string' | 'boolean' | 'prn' | 'datetime' | 'tag';
+  kind: 'string' | 'boolean' | 'prn' | 'datetime' | 'tag' | 'status';
   operators: Operator[];
 }
 
@@ -35,6 +35,9 @@ export const DEVICE_FIELDS: FieldSpec[] = [
   { field: 'archived', label: 'Archived', kind: 'boolean', operators: [':'] },
   { field: 'product_prn', label: 'Product', kind: 'prn', operators: [':'] },
   { field: 'cohort_prn', label: 'Cohort', kind: 'prn', operators: [':'] },
+  { field: 'reported_release_prn', label: 'Release', kind: 'prn', operators: [':', '-'] },
+  { field: 'online', label: 'Online', kind: 'boolean', operators: [':'] },
+  { field: 'update_status', label: 'Update state', kind: 'status', operators: [':'] },
   { field: 'last_connected_at', label: 'Last connected', kind: 'datetime', operators: ['<', '<=', '>', '>=', ':'] },
   { field: 'inserted_at', label: 'Created', kind: 'datetime', operators: ['<', '<=', '>', '>=', ':'] },
 ];
@@ -62,4 +65,36 @@ export function formatSearch(clauses: readonly Clause[]): string {
 export function parseSearch(input: string): Clause[] {
   if (input.trim() === '') return [];
   return parseSearchText(input).map((c) => ({ field: c.field, operator: c.operator, value: fromSearchValue(c.value) }));
+}
+
+/** The statuses `update_status` takes (a device's latest update report). */
+export const UPDATE_STATUSES = ['downloading', 'installing', 'rebooting', 'installed', 'failed', 'rolled_back'];
+
+/**
+ * Text typed as a plain search box would take it (`gw-alpha`, `gateway east`): no quote and no
+ * operator but `-`, which the language refuses as a malformed clause. Read as "identifier
+ * contains"; null for anything that looks like the language, whose error is worth showing.
+ */
+export function freeText(input: string): Clause[] | null {
+  const text = input.trim();
+  if (text === '' || /['":~<>]/.test(text)) return null;
+  try {
+    parseSearch(text);
+    return null;
+  } catch {
+    return [{ field: 'identifier', operator: '~', value: text }];
+  }
+}
+
+/** `search` with `clause` in place of any condition on the same field (a count chip's filter). */
+export function withClause(search: string, clause: string): string {
+  const added = parseSearch(clause);
+  let current: Clause[];
+  try {
+    current = parseSearch(search);
+  } catch {
+    current = [];
+  }
+  const fields = new Set(added.map((c) => c.field));
+  return formatSearch([...current.filter((c) => !fields.has(c.field)), ...added]);
 }

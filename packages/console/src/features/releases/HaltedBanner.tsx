@@ -9,6 +9,7 @@ import { useSession } from '../../api/session-context';
 import { patchRelease, releaseKeys, type Release } from './queries';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
 import { Time } from '../../ui/Time';
+import { AnchorLink } from '../../ui/AnchorLink';
 
 export function HaltedBanner({ releases }: { releases: readonly Release[] }) {
   const { client, canWrite } = useSession();
@@ -30,7 +31,12 @@ export function HaltedBanner({ releases }: { releases: readonly Release[] }) {
         <Alert key={release.prn} color="red" title={`Release ${release.name} is halted`} data-testid="halted-banner">
           <Stack gap="xs" align="flex-start">
             <Text size="sm">
-              The health gate halted it <Time value={release.halted_at!} relative />: too many of its installs failed, so devices that had not started it will not. Find out why in the events, then resume it or revert.
+              The health gate halted it <Time value={release.halted_at!} relative />: too many of its installs failed, so devices that had not started it will not. See which devices failed and why on{' '}
+              {/* Underlined text colour: the link blue on the red tint is 4.1:1. */}
+              <AnchorLink to="/releases/$prn" params={{ prn: release.prn }} c="inherit" underline="always">
+                the page of {release.name}
+              </AnchorLink>
+              , then resume or revert it there.
             </Text>
             {canWrite && (
               <Button size="xs" color="red" loading={resume.isPending && resume.variables?.prn === release.prn} onClick={() => resume.mutate(release)}>

@@ -1,6 +1,7 @@
 /**
  * The guided create of a release, in the order the decisions come: bundle and cohort, position in
- * the cohort's chain, phasing, schedule; then the dry run (`POST /releases/dry_run`, which writes
+ * the cohort's chain, phasing, schedule, the health gate (on by default: a release failing
+ * everywhere must not keep rolling); then the dry run (`POST /releases/dry_run`, which writes
  * nothing) says how many devices it would reach, and only then can it be added. Used on the
  * releases screen (any cohort) and on a cohort's page (that cohort).
  */
@@ -15,6 +16,7 @@ import { notifySuccess } from '../../ui/notify';
 import { bundleLabel, useBundles } from '../bundles/queries';
 import { useCohorts } from '../products/queries';
 import { chainOrder } from './chain-order';
+import { DEFAULT_GATE, gateBody, HealthGateFields } from './HealthGateFields';
 import { createRelease, dryRunRelease, releaseKeys, useCohortReleases, type NewRelease } from './queries';
 
 const AT_END = 'end';
@@ -36,6 +38,7 @@ export function ReleaseForm({ cohortPrn: fixedCohort }: { cohortPrn?: string }) 
   const [phaseTags, setPhaseTags] = useState<string[]>([]);
   const [schedule, setSchedule] = useState('');
   const [rolloutSettings, setRolloutSettings] = useState<RolloutSettings>(DEFAULT_ROLLOUT_SETTINGS);
+  const [gate, setGate] = useState(DEFAULT_GATE);
   const body = (): NewRelease => ({
     // Sent as null when not picked yet, for the server's refusal to name the field.
     cohort_prn: cohort as string,
@@ -47,6 +50,7 @@ export function ReleaseForm({ cohortPrn: fixedCohort }: { cohortPrn?: string }) 
     ...(phaseMode === 'numeric' ? { phase_value: Number(phaseValue) } : { phase_mode: 'tags', phase_tags: phaseTags, phase_value: null }),
     ...(position && position !== AT_END ? { next_release_prn: position } : {}),
     ...rolloutSettings,
+    ...gateBody(gate),
   });
   const dryRun = useMutation({ mutationFn: (sent: ReturnType<typeof body>) => dryRunRelease(client, sent).then((result) => ({ sent: JSON.stringify(sent), result })) });
   const previewed = dryRun.data?.result.valid && dryRun.data.sent === JSON.stringify(body());
@@ -95,7 +99,10 @@ export function ReleaseForm({ cohortPrn: fixedCohort }: { cohortPrn?: string }) 
         <Step title="4. Schedule">
           <LocalTimeInput label="Not before" value={schedule} onChange={setSchedule} />
         </Step>
-        <Step title="5. Rollout controls">
+        <Step title="5. Health gate">
+          <HealthGateFields value={gate} onChange={setGate} />
+        </Step>
+        <Step title="6. Rollout controls">
           <RolloutSettingsFields value={rolloutSettings} onChange={setRolloutSettings} />
         </Step>
         <Group>

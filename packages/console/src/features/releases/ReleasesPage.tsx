@@ -58,7 +58,7 @@ export function ReleasesPage({ search, onSearch }: { search: ReleasesSearch; onS
         rowTestId="release-row"
         minWidth={760}
         columns={[
-          { header: 'Name', cell: (r) => r.name },
+          { header: 'Name', cell: (r) => <AnchorLink to="/releases/$prn" params={{ prn: r.prn }}>{r.name}</AnchorLink> },
           { header: 'Version', cell: (r) => r.version ?? '' },
           { header: 'Cohort', cell: (r) => <AnchorLink to="/cohorts/$prn" params={{ prn: r.cohort_prn }}>{cohortNames.get(r.cohort_prn) ?? r.cohort_prn}</AnchorLink> },
           { header: 'Bundle', cell: (r) => bundleNames.get(r.bundle_prn) ?? r.bundle_prn },

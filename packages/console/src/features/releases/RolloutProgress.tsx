@@ -1,8 +1,10 @@
 /** Rollout progress of each release of a cohort (`GET /releases/{prn}/rollout`), refreshed every 5 s. */
 import { Badge, Box, Stack, Table, Title } from '@mantine/core';
 import { ApiErrorAlert } from '../../ui/ApiError';
+import { AnchorLink } from '../../ui/AnchorLink';
 import { useRollouts, type Release } from './queries';
 import { RolloutControls } from './RolloutControls';
+import { releaseState } from './release-state';
 
 export function RolloutProgress({ releases }: { releases: Release[] }) {
   const rollouts = useRollouts(releases);
@@ -14,6 +16,7 @@ export function RolloutProgress({ releases }: { releases: Release[] }) {
         Rollout progress
       </Title>
       <ApiErrorAlert error={error} />
+      {/* A focusable scroll region, so it can be scrolled by keyboard at any width. */}
       <Box style={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label="Rollout progress, scrollable">
         <Table aria-label="Rollout progress" miw={560}>
           <Table.Thead>
@@ -32,12 +35,19 @@ export function RolloutProgress({ releases }: { releases: Release[] }) {
               const r = rollouts[i]?.data;
               return (
                 <Table.Tr key={release.prn} data-testid="rollout-row">
-                  <Table.Td>{release.name}</Table.Td>
+                  <Table.Td>
+                    <AnchorLink to="/releases/$prn" params={{ prn: release.prn }}>
+                      {release.name}
+                    </AnchorLink>
+                  </Table.Td>
                   <Table.Td data-testid="rollout-counts">{r ? `${r.on_release} / ${r.eligible} / ${r.cohort_devices}` : '…'}</Table.Td>
                   <Table.Td>{r ? r.reported.downloading + r.reported.installing + r.reported.rebooting : '…'}</Table.Td>
                   <Table.Td>{r ? r.reported.installed : '…'}</Table.Td>
                   <Table.Td>{r ? r.reported.failed + r.reported.rolled_back : '…'}</Table.Td>
-                  <Table.Td>{r?.halted_at ? <Badge color="red">halted</Badge> : release.disabled ? <Badge color="gray">disabled</Badge> : <Badge color="green">rolling</Badge>}</Table.Td>
+                  <Table.Td>{(() => {
+                    const state = releaseState({ ...release, halted_at: r?.halted_at ?? release.halted_at }, r);
+                    return <Badge color={state.color}>{state.label}</Badge>;
+                  })()}</Table.Td>
                   <Table.Td>
                     <RolloutControls release={release} />
                   </Table.Td>

@@ -1,7 +1,7 @@
 /** Releases through the SDK's typed client: the query keys and options, and the writes. */
-import { queryOptions, useQueries, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQueries, useQuery } from '@tanstack/react-query';
 import type { CanopyClient } from '@canopy/sdk/browser';
-import { answerOf, listEvery } from '../../api/lists';
+import { answerOf, listEvery, listPage } from '../../api/lists';
 import type { AnswerOf, BodyOf, ListItem } from '../../api/paths';
 import { useSession } from '../../api/session-context';
 
@@ -19,6 +19,9 @@ export const releaseKeys = {
   rollouts: ['rollout'] as const,
   rollout: (releasePrn: string) => ['rollout', releasePrn] as const,
   cohort: (prn: string) => ['cohort', prn] as const,
+  one: (prn: string) => ['releases', 'one', prn] as const,
+  /** The devices' latest reports of a release (`status`: comma-separated, '' for all). */
+  reports: (prn: string, status: string) => ['rollout', prn, 'reports', status] as const,
 };
 
 export const cohortReleasesQuery = (client: CanopyClient, cohortPrn: string) =>
@@ -37,6 +40,8 @@ export const rolloutQuery = (client: CanopyClient, releasePrn: string) =>
     queryKey: releaseKeys.rollout(releasePrn),
     queryFn: () => answerOf(client.api.GET('/releases/{prn}/rollout', { params: { path: { prn: releasePrn } } })).then((b) => b.rollout),
     refetchInterval: 5_000,
+    // A live count: a screen opened on it asks again rather than show the last screen's numbers.
+    staleTime: 0,
   });
 
 export const cohortQuery = (client: CanopyClient, prn: string) =>
@@ -66,3 +71,37 @@ export const patchRelease = (client: CanopyClient, prn: string, body: BodyOf<'/r
 export type NewRelease = BodyOf<'/releases', 'post'>;
 export const createRelease = (client: CanopyClient, body: NewRelease) => answerOf(client.api.POST('/releases', { body }));
 export const dryRunRelease = (client: CanopyClient, body: BodyOf<'/releases/dry_run', 'post'>) => answerOf(client.api.POST('/releases/dry_run', { body })).then((b) => b.dry_run);
+
+export type ReleaseReport = ListItem<'/releases/{prn}/reports'>;
+
+export const releaseQuery = (client: CanopyClient, prn: string) =>
+  queryOptions({ queryKey: releaseKeys.one(prn), queryFn: () => answerOf(client.api.GET('/releases/{prn}', { params: { path: { prn } } })).then((b) => b.release), refetchInterval: 5_000, staleTime: 0 });
+
+export function useRelease(prn: string) {
+  const { client } = useSession();
+  return useQuery(releaseQuery(client, prn));
+}
+
+export function useRollout(prn: string) {
+  const { client } = useSession();
+  return useQuery(rolloutQuery(client, prn));
+}
+
+/** The devices' latest reports for a release, 50 a page, refreshed with the progress. */
+export const releaseReportsQuery = (client: CanopyClient, prn: string, status: string) =>
+  infiniteQueryOptions({
+    queryKey: releaseKeys.reports(prn, status),
+    queryFn: ({ pageParam }) => listPage(client, '/releases/{prn}/reports', 'reports', { limit: 50, ...(status ? { status } : {}), ...(pageParam ? { page: pageParam } : {}) }, { prn }),
+    initialPageParam: '',
+    getNextPageParam: (last) => last.next_page ?? undefined,
+    refetchInterval: 5_000,
+    staleTime: 0,
+  });
+
+export function useReleaseReports(prn: string, status: string) {
+  const { client } = useSession();
+  return useInfiniteQuery(releaseReportsQuery(client, prn, status));
+}
+
+export const revertRelease = (client: CanopyClient, prn: string, body: BodyOf<'/releases/{prn}/revert', 'post'>) =>
+  answerOf(client.api.POST('/releases/{prn}/revert', { params: { path: { prn } }, body })).then((b) => b.release);

@@ -1,8 +1,9 @@
-/** One webhook: enable/disable, roll its secret (shown once), test fire, delete, and its delivery attempts with redeliver. */
-import { Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
+/** One webhook: its url, description and events edited in place, enable/disable, roll its secret (shown once), test fire, delete, and its delivery attempts with redeliver. */
+import { Button, Code, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { WebhookEventsField } from './WebhookEventsField';
 import { useSession } from '../../api/session-context';
 import { AdminOnly } from '../../ui/AdminOnly';
 import { ApiErrorAlert } from '../../ui/ApiError';
@@ -13,7 +14,7 @@ import { LoadingRows } from '../../ui/States';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
 import { Time } from '../../ui/Time';
 import { StateBadge } from './WebhooksPage';
-import { deleteWebhook, redeliverWebhookEvent, rollWebhookSecret, setWebhookState, testFireWebhook, useDeliveries, useWebhook, webhookKeys, type DeliveryAttempt, type Webhook } from './queries';
+import { patchWebhook, deleteWebhook, redeliverWebhookEvent, rollWebhookSecret, setWebhookState, testFireWebhook, useDeliveries, useWebhook, webhookKeys, type DeliveryAttempt, type Webhook } from './queries';
 
 export function WebhookPage({ prn }: { prn: string }) {
   return (
@@ -38,10 +39,50 @@ function WebhookDetail({ prn }: { prn: string }) {
       <Text size="xs" ff="monospace" c="dimmed" style={{ wordBreak: 'break-all' }}>
         {webhook.data.prn}
       </Text>
-      <Text size="sm">Events: {webhook.data.enabled_events.join(', ')}</Text>
       <WebhookActions webhook={webhook.data} />
+      <EditWebhook webhook={webhook.data} />
       <Deliveries prn={prn} />
     </Stack>
+  );
+}
+
+function EditWebhook({ webhook }: { webhook: Webhook }) {
+  const { client } = useSession();
+  const queries = useQueryClient();
+  const [url, setUrl] = useState(webhook.url);
+  const [description, setDescription] = useState(webhook.description ?? '');
+  const [events, setEvents] = useState<string[]>(webhook.enabled_events);
+  useEffect(() => {
+    setUrl(webhook.url);
+    setDescription(webhook.description ?? '');
+    setEvents(webhook.enabled_events);
+  }, [webhook]);
+  const save = useMutation({
+    // The boxes offer only the API's enum (WEBHOOK_EVENTS); a changed url of an enabled webhook is verified by the server first.
+    mutationFn: () => patchWebhook(client, webhook.prn, { url: url.trim(), description: description.trim() || null, enabled_events: events as Webhook['enabled_events'] }),
+    onSuccess: () => {
+      notifySuccess('Webhook saved');
+      void queries.invalidateQueries({ queryKey: webhookKeys.one(webhook.prn) });
+      void queries.invalidateQueries({ queryKey: webhookKeys.list });
+    },
+  });
+  return (
+    <Paper withBorder p="md">
+      <Stack gap="sm" component="form" aria-label="Edit webhook" onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+        <Title order={2} size="h4">
+          Settings
+        </Title>
+        <TextInput label="Webhook URL" description="Changing it on an enabled webhook sends a test event to the new one first" value={url} onChange={(e) => setUrl(e.currentTarget.value)} required />
+        <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
+        <WebhookEventsField value={events} onChange={setEvents} />
+        <ApiErrorAlert error={save.error} title="Could not save the webhook" />
+        <Group>
+          <Button type="submit" loading={save.isPending}>
+            Save webhook
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
   );
 }
 

@@ -8,6 +8,7 @@ import { ResourceTable } from '../../ui/ResourceTable';
 import { SecretOnce } from '../../ui/SecretOnce';
 import { Time } from '../../ui/Time';
 import { useCreateResource } from '../../ui/useCreateResource';
+import { WebhookEventsField } from './WebhookEventsField';
 import { useWebhooks, webhookKeys, WEBHOOK_EVENTS, type Webhook, type WebhookBody } from './queries';
 
 export function WebhooksPage() {
@@ -47,13 +48,7 @@ function CreateWebhook() {
     >
       <TextInput label="Webhook URL" description="https:// and publicly reachable; an enabled webhook must answer a test event with 200 first" value={url} onChange={(e) => setUrl(e.currentTarget.value)} required />
       <TextInput label="Description" value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
-      <Checkbox.Group label="Events delivered" value={events} onChange={setEvents}>
-        <Stack gap={6} mt={4}>
-          {WEBHOOK_EVENTS.map(({ name, summary }) => (
-            <Checkbox key={name} value={name} label={name} description={summary} />
-          ))}
-        </Stack>
-      </Checkbox.Group>
+      <WebhookEventsField value={events} onChange={setEvents} />
       <Checkbox label="Enabled (sends a test event now)" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
     </CreateForm>
   );

@@ -48,6 +48,7 @@ export function useDeliveries(prn: string) {
 }
 
 const at = (prn: string) => ({ params: { path: { prn } } });
+export const patchWebhook = (client: CanopyClient, prn: string, body: BodyOf<'/webhooks/{prn}', 'patch'>) => answerOf(client.api.PATCH('/webhooks/{prn}', { ...at(prn), body }));
 export const setWebhookState = (client: CanopyClient, prn: string, state: Webhook['state']) => answerOf(client.api.PATCH('/webhooks/{prn}', { ...at(prn), body: { state } }));
 export const rollWebhookSecret = (client: CanopyClient, prn: string) => answerOf(client.api.POST('/webhooks/{prn}/roll_secret', { ...at(prn), body: {} }));
 export const testFireWebhook = (client: CanopyClient, prn: string) => answerOf(client.api.POST('/webhooks/{prn}/test_fire', at(prn)));
