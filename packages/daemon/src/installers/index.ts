@@ -6,7 +6,8 @@ import { avocadoAbInstaller } from './avocado-ab.ts';
 import { fileInstaller } from './file.ts';
 import { createInstallerRegistry, type InstallerRegistry } from './installer.ts';
 import { scriptInstaller } from './script.ts';
+import { tarInstaller } from './tar.ts';
 
 export function builtInInstallers(): InstallerRegistry {
-  return createInstallerRegistry([fileInstaller, scriptInstaller, avocadoAbInstaller]);
+  return createInstallerRegistry([fileInstaller, scriptInstaller, avocadoAbInstaller, tarInstaller]);
 }
