@@ -3,11 +3,12 @@
  * virtual device.
  */
 import { avocadoAbInstaller } from './avocado-ab.ts';
+import { debInstaller } from './deb.ts';
 import { fileInstaller } from './file.ts';
 import { createInstallerRegistry, type InstallerRegistry } from './installer.ts';
 import { scriptInstaller } from './script.ts';
 import { tarInstaller } from './tar.ts';
 
 export function builtInInstallers(): InstallerRegistry {
-  return createInstallerRegistry([fileInstaller, scriptInstaller, avocadoAbInstaller, tarInstaller]);
+  return createInstallerRegistry([fileInstaller, scriptInstaller, avocadoAbInstaller, tarInstaller, debInstaller]);
 }
