@@ -7,7 +7,7 @@
  *   - remote-access-tunnels.md and uboot-environment/schema.md: fragments of a configuration,
  *     validated merged into that complete example; the fw_env.config `text` block of
  *     uboot-environment/schema.md must name the same locations as its JSON;
- *   - custom-metadata/overview.md: the example, through parseCanopyMetadata;
+ *   - custom-metadata/overview.md and each installers/ page: the example, through parseCanopyMetadata;
  *   - custom-metadata/schema.md: the JSON Schema the page publishes, turned into cases (each
  *     enum value, default, bound, pattern, required key and additionalProperties) that
  *     parseCanopyMetadata must decide as the schema does.
@@ -33,7 +33,9 @@ const TUNNELS = `${PAGES_DIR}/remote-access-tunnels.md`;
 const UBOOT_SCHEMA = `${PAGES_DIR}/uboot-environment/schema.md`;
 const METADATA_OVERVIEW = `${PAGES_DIR}/custom-metadata/overview.md`;
 const METADATA_SCHEMA = `${PAGES_DIR}/custom-metadata/schema.md`;
-const CHECKED_PAGES = [RUN_TIME_OVERVIEW, TUNNELS, UBOOT_SCHEMA, METADATA_OVERVIEW, METADATA_SCHEMA];
+/** One page per installer (installers/tar.md, deb.md, rauc.md, swupdate.md), each with its metadata example. */
+const INSTALLER_PAGES = fs.readdirSync(path.join(REPO, PAGES_DIR, 'installers')).filter((f) => f.endsWith('.md')).map((f) => `${PAGES_DIR}/installers/${f}`);
+const CHECKED_PAGES = [RUN_TIME_OVERVIEW, TUNNELS, UBOOT_SCHEMA, METADATA_OVERVIEW, METADATA_SCHEMA, ...INSTALLER_PAGES];
 
 const blocksOf = (page: string) => fencedBlocks(page, fs.readFileSync(path.join(REPO, page), 'utf8'));
 const allBlocks = markdownFiles(path.join(REPO, PAGES_DIR)).flatMap((file) => blocksOf(path.relative(REPO, file)));
@@ -86,6 +88,11 @@ describe('custom metadata examples', () => {
     });
   });
 
+  it.each(INSTALLER_PAGES)('the metadata example of %s is accepted and names the page\'s installer', (page) => {
+    const result = parseCanopyMetadata(jsonOf(page));
+    expect(result.ok && result.metadata.installer, JSON.stringify(result)).toBe(path.basename(page, '.md'));
+  });
+
   /** The subset of JSON Schema the page uses. */
   interface Schema {
     type?: string;
@@ -101,7 +108,7 @@ describe('custom metadata examples', () => {
   type Case = { why: string; canopy: unknown; valid: boolean };
 
   // A `canopy` object using every key, valid; each case changes one thing in it.
-  const BASE = { installer: 'script', reboot_required: false, file: { path: '/data/x.bin', mode: '0600' }, script: { path: '/usr/bin/install-x', timeout_seconds: 5 }, min_free_bytes: 0 };
+  const BASE = { installer: 'script', reboot_required: false, file: { path: '/data/x.bin', mode: '0600' }, script: { path: '/usr/bin/install-x', timeout_seconds: 5 }, tar: { path: '/opt/x', uid: 0, gid: 0, umask: '0022' }, deb: { allow_downgrade: false }, min_free_bytes: 0 };
   // Strings each pattern is tried with: the parser must accept exactly those the pattern matches.
   const PATTERN_PROBES = ['/data/x.bin', 'data/x.bin', '0644', '0755', '644', '0800', '00644', ''];
 
@@ -160,6 +167,8 @@ describe('custom metadata examples', () => {
     expect(keysOf(schema())).toEqual(Object.keys(BASE).sort());
     expect(keysOf(schema().properties!.file)).toEqual(Object.keys(BASE.file).sort());
     expect(keysOf(schema().properties!.script)).toEqual(Object.keys(BASE.script).sort());
+    expect(keysOf(schema().properties!.tar)).toEqual(Object.keys(BASE.tar).sort());
+    expect(keysOf(schema().properties!.deb)).toEqual(Object.keys(BASE.deb).sort());
     expect(schema().properties!.installer.enum).toEqual([...INSTALLER_NAMES]);
     expect(parseCanopyMetadata({ canopy: BASE }).ok).toBe(true);
   });
@@ -173,12 +182,12 @@ describe('custom metadata examples', () => {
 
   it('the parser applies the defaults of custom-metadata/schema.md', () => {
     const defaults = defaultsOf(schema(), []);
-    expect(defaults.map((d) => d.where).sort()).toEqual(['file.mode', 'installer', 'reboot_required', 'script.timeout_seconds']);
+    expect(defaults.map((d) => d.where).sort()).toEqual(['deb.allow_downgrade', 'file.mode', 'installer', 'reboot_required', 'script.timeout_seconds', 'tar.umask']);
     for (const d of defaults) {
       const result = parseCanopyMetadata({ canopy: d.canopy });
       expect(result.ok, d.where).toBe(true);
       // The parser hands the mode on as a number, ready for chmod.
-      const expected = d.where === 'file.mode' ? Number.parseInt(d.value as string, 8) : d.value;
+      const expected = d.where === 'file.mode' || d.where === 'tar.umask' ? Number.parseInt(d.value as string, 8) : d.value;
       expect(result.ok && at(result.metadata, d.keys), d.where).toEqual(expected);
     }
   });

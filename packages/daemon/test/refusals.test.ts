@@ -113,7 +113,7 @@ describe('the daemon refuses', () => {
   });
 
   it('before downloading, a binary whose metadata names an installer the daemon does not have', async () => {
-    const reason = await refusedWith('unknown-installer', [trusted], { metadata: () => ({ canopy: { installer: 'swupdate' } }), beforeDownload: true });
-    expect(reason).toMatch(/custom_metadata.canopy.installer: must be one of avocado-ab, file, script/);
+    const reason = await refusedWith('unknown-installer', [trusted], { metadata: () => ({ canopy: { installer: 'opkg' } }), beforeDownload: true });
+    expect(reason).toMatch(/custom_metadata.canopy.installer: must be one of avocado-ab, deb, file, rauc, script, swupdate, tar/);
   });
 });

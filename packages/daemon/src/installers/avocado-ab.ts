@@ -195,7 +195,7 @@ export type HealthCheckResult = { ok: true } | { ok: false; reason: string };
  * Runs `program` with no arguments and CANOPY_SLOT set to the slot under trial. Exit 0 passes;
  * anything else, a failure to start, or running past `timeoutSeconds` (SIGKILL) fails.
  */
-export function runHealthCheck(program: string, slot: Slot, timeoutSeconds: number, signal: AbortSignal): Promise<HealthCheckResult> {
+export function runHealthCheck(program: string, slot: string, timeoutSeconds: number, signal: AbortSignal): Promise<HealthCheckResult> {
   return new Promise((resolve) => {
     const child = spawn(program, [], { stdio: 'ignore', env: { ...process.env, CANOPY_SLOT: slot } });
     let timedOut = false;

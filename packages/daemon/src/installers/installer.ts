@@ -37,6 +37,8 @@ export interface InstallContext {
   stateDir: string;
   /** This boot's id (update/agent.ts `bootId`), when known: a trial records it to tell a reboot from a restart. */
   bootId?: string;
+  /** How far the install is, 0 to 1, from tools that say (rauc, swupdate); the loop logs it. */
+  progress?: (fraction: number, step: string) => void;
 }
 
 export interface InstallOutcome {

@@ -3,7 +3,7 @@
  * (site/docs/canopy-core/tools/canopy-daemon/custom-metadata/schema.md) before any install.
  * Pure: an invalid object yields a reason naming the key, which the loop reports as `failed`.
  */
-export const INSTALLER_NAMES = ['avocado-ab', 'file', 'script'] as const;
+export const INSTALLER_NAMES = ['avocado-ab', 'deb', 'file', 'rauc', 'script', 'swupdate', 'tar'] as const;
 export type InstallerName = (typeof INSTALLER_NAMES)[number];
 
 export interface CanopyMetadata {
@@ -11,6 +11,9 @@ export interface CanopyMetadata {
   reboot_required: boolean;
   file?: { path: string; mode: number };
   script?: { path: string; timeout_seconds: number };
+  /** Ownership: numeric ids applied to every entry; absent: the daemon's own (root). */
+  tar?: { path: string; uid?: number; gid?: number; umask: number };
+  deb?: { allow_downgrade: boolean };
   min_free_bytes?: number;
 }
 
@@ -25,6 +28,35 @@ function unknownKey(object: Record<string, unknown>, allowed: string[], at: stri
 }
 
 const absolute = (value: unknown) => typeof value === 'string' && value.startsWith('/') && !value.includes('\0');
+const MAX_ID = 4294967294;
+/** An absolute directory other than /, with no `.` or `..` segment (schema.md's pattern). */
+const TAR_PATH = /^(\/(?!\.\.?(\/|$))[^/\u0000]+)+\/?$/;
+const isId = (value: unknown) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_ID;
+
+function parseTar(raw: unknown): CanopyMetadata['tar'] | string {
+  if (!isObject(raw)) return 'custom_metadata.canopy.tar: must be an object';
+  const bad = unknownKey(raw, ['path', 'uid', 'gid', 'umask'], 'canopy.tar.');
+  if (bad) return bad;
+  if (typeof raw.path !== 'string' || !TAR_PATH.test(raw.path)) return `custom_metadata.canopy.tar.path: must match ${TAR_PATH.source}`;
+  for (const key of ['uid', 'gid'] as const) {
+    if (raw[key] !== undefined && !isId(raw[key])) return `custom_metadata.canopy.tar.${key}: must be an integer from 0 to ${MAX_ID}`;
+  }
+  const umask = raw.umask ?? '0022';
+  if (typeof umask !== 'string' || !/^0[0-7]{3}$/.test(umask)) return 'custom_metadata.canopy.tar.umask: must match ^0[0-7]{3}$';
+  const tar: NonNullable<CanopyMetadata['tar']> = { path: (raw.path as string).replace(/\/+$/, ''), umask: Number.parseInt(umask, 8) };
+  if (raw.uid !== undefined) tar.uid = raw.uid as number;
+  if (raw.gid !== undefined) tar.gid = raw.gid as number;
+  return tar;
+}
+
+function parseDeb(raw: unknown): CanopyMetadata['deb'] | string {
+  if (!isObject(raw)) return 'custom_metadata.canopy.deb: must be an object';
+  const bad = unknownKey(raw, ['allow_downgrade'], 'canopy.deb.');
+  if (bad) return bad;
+  const allow = raw.allow_downgrade ?? false;
+  if (typeof allow !== 'boolean') return 'custom_metadata.canopy.deb.allow_downgrade: must be a boolean';
+  return { allow_downgrade: allow };
+}
 
 export function parseCanopyMetadata(customMetadata: unknown): MetadataResult {
   const fail = (reason: string): MetadataResult => ({ ok: false, reason });
@@ -32,7 +64,7 @@ export function parseCanopyMetadata(customMetadata: unknown): MetadataResult {
   // No canopy object: the defaults (avocado-ab, reboot) as the schema gives them.
   if (raw === undefined) return { ok: true, metadata: { installer: 'avocado-ab', reboot_required: true } };
   if (!isObject(raw)) return fail('custom_metadata.canopy: must be an object');
-  const extra = unknownKey(raw, ['installer', 'reboot_required', 'file', 'script', 'min_free_bytes'], 'canopy.');
+  const extra = unknownKey(raw, ['installer', 'reboot_required', 'file', 'script', 'tar', 'deb', 'min_free_bytes'], 'canopy.');
   if (extra) return fail(extra);
 
   const installer = raw.installer ?? 'avocado-ab';
@@ -63,6 +95,16 @@ export function parseCanopyMetadata(customMetadata: unknown): MetadataResult {
     }
     metadata.script = { path: raw.script.path as string, timeout_seconds: timeout as number };
   }
+  if (raw.tar !== undefined) {
+    const tar = parseTar(raw.tar);
+    if (typeof tar === 'string') return fail(tar);
+    metadata.tar = tar;
+  }
+  if (raw.deb !== undefined) {
+    const deb = parseDeb(raw.deb);
+    if (typeof deb === 'string') return fail(deb);
+    metadata.deb = deb;
+  }
   if (raw.min_free_bytes !== undefined) {
     if (!Number.isInteger(raw.min_free_bytes) || (raw.min_free_bytes as number) < 0) {
       return fail('custom_metadata.canopy.min_free_bytes: must be a non-negative integer');
@@ -71,5 +113,7 @@ export function parseCanopyMetadata(customMetadata: unknown): MetadataResult {
   }
   if (metadata.installer === 'file' && !metadata.file) return fail('custom_metadata.canopy.file: required by the file installer');
   if (metadata.installer === 'script' && !metadata.script) return fail('custom_metadata.canopy.script: required by the script installer');
+  if (metadata.installer === 'tar' && !metadata.tar) return fail('custom_metadata.canopy.tar: required by the tar installer');
+  if (metadata.installer === 'deb' && !metadata.deb) metadata.deb = { allow_downgrade: false };
   return { ok: true, metadata };
 }

@@ -38,3 +38,22 @@ it('fails the chosen versions on a faulty device, before writing anything, and i
   // Without versions, every install fails on a faulty device.
   await expect(virtualInstallers(dir, failuresOfDevice({ share: 0.3 }, faultyIndex)).get('file')!.install(context('1.0.0'))).rejects.toThrow();
 });
+
+it('simulates the tar, deb, rauc and swupdate installers inside the virtual device', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-installers-'));
+  dirs.push(dir);
+  const source = path.join(dir, 'binary');
+  fs.writeFileSync(source, 'payload');
+  const installers = virtualInstallers(dir);
+  const context = (metadata: object) =>
+    ({ file: source, entry: { artifact: { prn: 'a', name: 'app' } }, metadata: { reboot_required: false, ...metadata }, signal: new AbortController().signal }) as unknown as InstallContext;
+  await expect(installers.get('tar')!.install(context({ installer: 'tar', tar: { path: '/opt/app', umask: 0o022 } }))).resolves.toEqual({ rebootRequired: false });
+  expect(fs.readFileSync(path.join(dir, 'root/opt/app.tar'), 'utf8')).toBe('payload');
+  await installers.get('deb')!.install(context({ installer: 'deb', deb: { allow_downgrade: false } }));
+  expect(fs.existsSync(path.join(dir, 'root/var/cache/canopy/app.deb'))).toBe(true);
+  // The slot installers share the device's slots: rauc writes b, swupdate then a.
+  expect(await installers.get('rauc')!.install(context({ installer: 'rauc' }))).toEqual({ rebootRequired: true, slot: 'b' });
+  expect(await installers.get('swupdate')!.install(context({ installer: 'swupdate' }))).toEqual({ rebootRequired: true, slot: 'a' });
+  expect(await installers.get('rauc')!.confirm!({ slot: 'a' } as never)).toEqual({ result: 'confirmed', slot: 'a' });
+  expect(fs.readFileSync(path.join(dir, 'root/slots/b'), 'utf8')).toBe('payload');
+});

@@ -2,9 +2,9 @@
  * The simulator's installers: the same names and the same interface as the daemon's, each
  * writing into its virtual device's own directory (`<device dir>/root` stands for `/`), so
  * thousands of devices can install the same release in one process without touching the host.
- * `file` is the daemon's own atomic write; `script` and `avocado-ab` write the binary where the
- * device would keep it (`/run/script-input`, `/slots/<slot>`), and avocado-ab's trial boot
- * confirms at once.
+ * `file` is the daemon's own atomic write; the others write the binary where the device would
+ * keep it (`/run/script-input`; `/slots/<slot>` for the slot installers avocado-ab, rauc and
+ * swupdate, whose trial boot confirms at once; `<tar.path>.tar`; `/var/cache/canopy/<artifact>.deb`).
  *
  * A fleet can also be given faulty devices (`InstallFailures`): on them every installer fails
  * the install of the chosen artifact versions, as a release that breaks on one hardware
@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { writeFileAtomically } from '../installers/file.ts';
-import { createInstallerRegistry, type Installer, type InstallerRegistry } from '../installers/installer.ts';
+import { createInstallerRegistry, type InstallContext, type Installer, type InstallerRegistry } from '../installers/installer.ts';
 import type { ManifestEntry } from '@canopy/sdk/device';
 
 export interface InstallFailures {
@@ -75,8 +75,17 @@ export function virtualInstallers(deviceDir: string, fails?: (entry: ManifestEnt
       return { rebootRequired: metadata.reboot_required };
     },
   };
-  const avocadoAb: Installer = {
-    name: 'avocado-ab',
+  const copyTo = (name: Installer['name'], where: (context: InstallContext) => string): Installer => ({
+    name,
+    async install(context) {
+      await writeFileAtomically(context.file, inRoot(where(context)), 0o644, context.signal);
+      return { rebootRequired: context.metadata.reboot_required };
+    },
+  });
+  const tar = copyTo('tar', ({ metadata }) => `${metadata.tar!.path}.tar`);
+  const deb = copyTo('deb', ({ entry }) => `/var/cache/canopy/${path.basename(entry.artifact.name)}.deb`);
+  const slotInstaller = (name: Installer['name']): Installer => ({
+    name,
     async install({ file: source, signal }) {
       const next = activeSlot === 'a' ? 'b' : 'a';
       await writeFileAtomically(source, inRoot(`/slots/${next}`), 0o644, signal);
@@ -87,7 +96,7 @@ export function virtualInstallers(deviceDir: string, fails?: (entry: ManifestEnt
       return { result: 'confirmed', slot };
     },
     currentSlot: async () => activeSlot,
-  };
-  const registry = createInstallerRegistry([file, script, avocadoAb]);
+  });
+  const registry = createInstallerRegistry([file, script, slotInstaller('avocado-ab'), slotInstaller('rauc'), slotInstaller('swupdate'), tar, deb]);
   return fails ? failing(registry, fails) : registry;
 }

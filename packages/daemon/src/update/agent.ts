@@ -83,6 +83,17 @@ function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Logs an installer's progress at most every 10 points, so a chatty tool cannot flood the journal. */
+function installProgressLog(log: Logger, binaryPrn: string): (fraction: number, step: string) => void {
+  let logged = -1;
+  return (fraction, step) => {
+    const percent = Math.floor(Math.min(1, Math.max(0, fraction)) * 100);
+    if (percent < logged + 10 && percent < 100) return;
+    logged = percent;
+    log.info('install progress', { binary_prn: binaryPrn, percent, step: step.slice(0, 200) });
+  };
+}
+
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
@@ -249,6 +260,7 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
           signal: installSignal,
           stateDir,
           bootId: await deps.bootId?.(),
+          progress: installProgressLog(log, entry.binary_prn),
         });
         await apply({ type: 'entry_installed', binary_prn: entry.binary_prn, reboot: outcome.rebootRequired || metadata.reboot_required, slot: outcome.slot });
       } catch (error) {
