@@ -118,6 +118,22 @@ export async function isBundleDistributable(db: Executor, bundleId: string, targ
   return distributable(await resolveBundle(db, bundleId, target));
 }
 
+/**
+ * The binaries a manifest for `target` (every target when absent) lists, in its order, as a
+ * bundle signature signs them (bundle-signatures/service.ts); `signable` is false when an
+ * artifact version resolves to none or a binary's bytes are not verified yet.
+ */
+export async function bundleBinariesToSign(db: Executor, organizationId: string, bundleId: string, target?: string | null) {
+  const resolvedBundle = await resolveBundle(db, bundleId, target);
+  const covered = new Set(resolvedBundle.resolved.map((r) => r.version.id));
+  const signable =
+    resolvedBundle.versionIds.length > 0 &&
+    resolvedBundle.versionIds.every((id) => covered.has(id)) &&
+    resolvedBundle.resolved.every((r) => r.binary.state === 'signable' || r.binary.state === 'signed');
+  const binaries = resolvedBundle.resolved.map(({ binary }) => ({ binary_prn: resourcePrn(organizationId, 'binary', binary.id), target: binary.target, size: binary.size, hash: binary.hash }));
+  return { signable, binaries };
+}
+
 /*
  * The update check's cached forms (updates/inputs.ts, updates/answers.ts): every
  * check asks whether its bundle is distributable and every `update` answer lists its manifest,
