@@ -44,8 +44,10 @@ async function resolveBundle(db: Executor, bundleId: string, target?: string | n
   const live = await db
     .select()
     .from(binaries)
-    .where(and(inArray(binaries.artifactVersionId, versionIds), ne(binaries.state, 'destroyed'), target ? eq(binaries.target, target) : undefined))
-    .orderBy(asc(binaries.target));
+    .where(and(inArray(binaries.artifactVersionId, versionIds), ne(binaries.state, 'destroyed'), target ? eq(binaries.target, target) : undefined));
+  // Targets in code-point order, not the database's collation: a bundle signature signs this
+  // order and clients rebuild it (@canopy/sdk bundle-signatures.ts), so it must not vary by locale.
+  live.sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
   const resolved = rows.flatMap((r) =>
     live
       .filter((b) => b.artifactVersionId === r.versionId)
