@@ -10,6 +10,7 @@ import { partRoutes } from './binaries/part-routes';
 import { signatureRoutes } from './binaries/signature-routes';
 import { bundleRoutes } from './bundles/routes';
 import { bundleSignatureRoutes } from './bundle-signatures/routes';
+import { claimTokenRoutes } from './claims/routes';
 import { bundleOverrideRoutes } from './bundle-overrides/routes';
 import { cohortRoutes } from './cohorts/routes';
 import { deviceRoutes } from './devices/routes';
@@ -49,6 +50,7 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   blobDownloadRoutes,
   bundleRoutes,
   bundleSignatureRoutes,
+  claimTokenRoutes,
   webhookRoutes,
   tunnelRoutes,
   webConsoleRoutes,

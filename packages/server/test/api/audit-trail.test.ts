@@ -160,6 +160,7 @@ const CALLS: Record<string, (api: Api, org: PopulatedOrganization) => Promise<Ca
   },
   'POST /binary_signatures': async (api) => ({ path: '/binary_signatures', body: await signableBinary(api) }),
   'DELETE /binary_signatures/{prn}': async (api) => ({ path: `/binary_signatures/${await created(api, '/binary_signatures', await signableBinary(api), 'binary_signature')}` }),
+  'POST /claim_tokens': async (_, org) => ({ path: '/claim_tokens', body: { max_uses: 2, expires_at: new Date(Date.now() + 86_400_000).toISOString(), product_prn: firstOf(org, 'product') } }),
   'POST /bundle_signatures': async (api) => ({ path: '/bundle_signatures', body: await signableBundle(api) }),
   'DELETE /bundle_signatures/{prn}': async (api) => ({ path: `/bundle_signatures/${await created(api, '/bundle_signatures', await signableBundle(api), 'bundle_signature')}` }),
   'POST /releases': async (_, org) => ({ path: '/releases', body: { bundle_prn: firstOf(org, 'bundle'), cohort_prn: firstOf(org, 'cohort'), name: 'audited', required: false, schedule_date: null } }),

@@ -97,6 +97,7 @@ export async function populateOrganization(
   const fleetDevice = await fleet.device({ cohortId: cohort.id });
   const bundle = await fleet.bundle();
   await signedBundle(api, bundle.prn);
+  await created(api, '/claim_tokens', { max_uses: 1, expires_at: new Date(Date.now() + 86_400_000).toISOString(), product_prn: fleet.productPrn }, 'claim_token');
   await created(api, '/releases', { bundle_prn: bundle.prn, cohort_prn: cohort.prn, name: 'populated', required: false, schedule_date: null }, 'release');
   const override = await created(
     api,
