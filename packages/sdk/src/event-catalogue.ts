@@ -142,6 +142,8 @@ export const EVENT_CATALOGUE = [
   audit('test_fire', 'An admin write test-fired a webhook.'),
   audit('redeliver', "An admin write queued a webhook's deliveries again."),
   audit('revert', 'An admin write reverted a release.'),
+  audit('approve', 'An admin write approved a device reclaim.'),
+  audit('reject', 'An admin write rejected a device reclaim.'),
   audit('update', 'An admin write ran an update check for a device (POST /devices/{prn}/update).'),
 ] as const satisfies readonly CatalogueEntry[];
 

@@ -3,6 +3,7 @@ import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { list, Name, NoContent, Nullable, Prn, PrnParams, ResourceFields, single, STANDARD_ERRORS, Timestamp } from '../http/schemas';
+import { decideReclaim, getReclaim, listReclaims, reclaimToWire } from './reclaim-service';
 import { claimTokenToWire, createClaimToken, getClaimToken, listClaimTokens, revokeClaimToken } from './token-service';
 
 const Tags = Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 100, description: 'Tags a claimed device gets, or null.' }));
@@ -22,8 +23,18 @@ const ClaimToken = Type.Object({
 
 const Created = Type.Object({ ...ClaimToken.properties, secret: Type.String({ description: 'The token a device presents; shown only in this answer.' }) });
 const TokenParams = PrnParams('Resource name of the claim token.');
+const ReclaimParams = PrnParams('Resource name of the device reclaim.');
 
-export const claimTokenRoutes: ContextRoutes = (app, { db }) => {
+const DeviceReclaim = Type.Object({
+  ...ResourceFields,
+  device_prn: Prn('The device whose identifier was claimed with a new key.'),
+  claim_token_prn: Nullable(Prn('The token presented, or null once deleted.')),
+  public_key: Type.String({ description: 'The new key (SPKI PEM).' }),
+  public_key_fingerprint: Type.String({ description: 'Lowercase hex SHA-256 of the key (SPKI DER).' }),
+  state: Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]),
+});
+
+export const claimTokenRoutes: ContextRoutes = (app, { db, secrets }) => {
   app.post('/claim_tokens', {
     config: { role: 'admin' },
     schema: {
@@ -83,4 +94,42 @@ export const claimTokenRoutes: ContextRoutes = (app, { db }) => {
       return reply.code(204).send();
     },
   });
+
+  app.get('/device_reclaims', {
+    config: { role: 'admin' },
+    schema: {
+      tags: ['claim tokens'],
+      summary: 'List device reclaims',
+      description: 'Claims of a known identifier with a new key. Search fields: state (`:`), inserted_at (`:` `<` `<=` `>` `>=`).',
+      querystring: Type.Object(LIST_QUERY_PROPERTIES),
+      response: { 200: list('device_reclaims', DeviceReclaim), ...STANDARD_ERRORS },
+    },
+    handler: async (request) => {
+      const page = await listReclaims(db, actorOf(request), request.query);
+      return { device_reclaims: page.items.map(reclaimToWire), next_page: page.nextPage };
+    },
+  });
+
+  app.get('/device_reclaims/:prn', {
+    config: { role: 'admin' },
+    schema: { tags: ['claim tokens'], summary: 'Get a device reclaim', description: 'One reclaim.', params: ReclaimParams, response: { 200: single('device_reclaim', DeviceReclaim), ...STANDARD_ERRORS } },
+    handler: async (request) => ({ device_reclaim: reclaimToWire(await getReclaim(db, actorOf(request), request.params.prn)) }),
+  });
+
+  for (const [action, decision] of [['approve', 'approved'], ['reject', 'rejected']] as const) {
+    app.post(`/device_reclaims/:prn/${action}`, {
+      config: { role: 'admin' },
+      schema: {
+        tags: ['claim tokens'],
+        summary: action === 'approve' ? 'Approve a device reclaim' : 'Reject a device reclaim',
+        description:
+          action === 'approve'
+            ? "Issues and registers a certificate for the new key; the device's next claim with it is answered with the certificate. Only a pending reclaim (409 `invalid_state_transition`)."
+            : 'The device is never enrolled with that key. Only a pending reclaim (409 `invalid_state_transition`).',
+        params: ReclaimParams,
+        response: { 200: single('device_reclaim', DeviceReclaim), ...STANDARD_ERRORS },
+      },
+      handler: async (request) => ({ device_reclaim: reclaimToWire(await decideReclaim(db, secrets, actorOf(request), request.params.prn, decision)) }),
+    });
+  }
 };

@@ -119,6 +119,8 @@ export const EVENT_DATA_SCHEMAS: { readonly [N in EventName]: TSchema } = {
   'audit.test_fire': Audit,
   'audit.redeliver': Audit,
   'audit.revert': Audit,
+  'audit.approve': Audit,
+  'audit.reject': Audit,
   'audit.update': Audit,
 };
 

@@ -20,6 +20,7 @@ import { serialize } from '../support/fuzz/values';
 import { createArtifactVersion, ed25519Keypair, sha256, signHash, uploadedBinary } from '../support/binaries';
 import { makeLeafCertificate, makeRootCa, makeVerificationCertificate, toBase64Pem } from '../support/certificates';
 import { registeredCa } from '../support/device-fleet';
+import { pendingReclaim } from '../support/claims';
 import { createFleet } from '../support/fleet';
 import { legacyOrg } from '../support/legacy';
 import { populateOrganization, type PopulatedOrganization } from '../support/populated-organization';
@@ -160,6 +161,15 @@ const CALLS: Record<string, (api: Api, org: PopulatedOrganization) => Promise<Ca
   },
   'POST /binary_signatures': async (api) => ({ path: '/binary_signatures', body: await signableBinary(api) }),
   'DELETE /binary_signatures/{prn}': async (api) => ({ path: `/binary_signatures/${await created(api, '/binary_signatures', await signableBinary(api), 'binary_signature')}` }),
+  'POST /device_reclaims/{prn}/approve': async (api, org) => ({ path: `/device_reclaims/${await pendingReclaim(t, api, firstOf(org, 'product'))}/approve` }),
+  'POST /device_reclaims/{prn}/reject': async (api, org) => ({ path: `/device_reclaims/${await pendingReclaim(t, api, firstOf(org, 'product'))}/reject` }),
+  'DELETE /bundle_overrides/{prn}/devices/{device_prn}': async (api, org) => {
+    const device = await created(api, '/devices', { identifier: `audit-${randomUUID().slice(0, 8)}`, product_prn: firstOf(org, 'product') }, 'device');
+    const window = { starts_at: new Date(Date.now() - 60_000).toISOString(), ends_at: new Date(Date.now() + 3_600_000).toISOString() };
+    const override = await created(api, '/bundle_overrides', { name: 'audited', bundle_prn: firstOf(org, 'bundle'), ...window }, 'bundle_override');
+    await api('POST', `/bundle_overrides/${override}/devices`, { device_prn: device });
+    return { path: `/bundle_overrides/${override}/devices/${device}` };
+  },
   'POST /claim_tokens': async (_, org) => ({ path: '/claim_tokens', body: { max_uses: 2, expires_at: new Date(Date.now() + 86_400_000).toISOString(), product_prn: firstOf(org, 'product') } }),
   'POST /bundle_signatures': async (api) => ({ path: '/bundle_signatures', body: await signableBundle(api) }),
   'DELETE /bundle_signatures/{prn}': async (api) => ({ path: `/bundle_signatures/${await created(api, '/bundle_signatures', await signableBundle(api), 'bundle_signature')}` }),

@@ -40,6 +40,8 @@ describe('claim tokens', () => {
     const events = (await t.api('GET', `/events?type=claim_token&resource_prn=${encodeURIComponent(token.prn)}&order=asc`)).body.events;
     expect(events.map((e: { data: { type: string } }) => e.data.type)).toEqual(['created', 'revoked']);
     expect(JSON.stringify(events)).not.toContain(secret);
+    // Nor does the audit trail of the create, or any other event.
+    expect(JSON.stringify((await t.api('GET', '/events?limit=100')).body)).not.toContain(secret);
   });
 
   it('refuses bad input naming the field, and writes nothing', async () => {

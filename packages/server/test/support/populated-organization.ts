@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { signBundle } from '@canopy/sdk/bundle-signing';
 import { ed25519Keypair } from './binaries';
+import { pendingReclaim } from './claims';
 import { expect } from 'vitest';
 import { deviceEnrollment, type EnrolledDevice } from './device-json-client';
 import { createFleet } from './fleet';
@@ -92,6 +93,8 @@ export async function populateOrganization(
   const { api } = organization;
   const enrollment = deviceEnrollment(t);
   const device = await enrollment.device(organization, `populated-${randomUUID()}`);
+  // First, so the fleet's product and device stay the newest of their kind (what walks take first).
+  await pendingReclaim(t, api, await created(api, '/products', { name: `claims-${randomUUID().slice(0, 8)}` }, 'product'));
   const fleet = await createFleet(api);
   const cohort = await fleet.cohort();
   const fleetDevice = await fleet.device({ cohortId: cohort.id });
