@@ -99,6 +99,24 @@ export const EVENT_CATALOGUE = [
     data: '`webhook_prn`, `event_prn`, `failure` and `status`',
   },
   { type: 'api_key', subtype: 'created', subscribable: false, summary: 'An API key was created.', data: '`api_key`: the new key (never its secret)' },
+  { type: 'claim_token', subtype: 'created', subscribable: false, summary: 'A claim token was issued.', data: '`claim_token`: the token as the admin API shows it (never its secret)' },
+  { type: 'claim_token', subtype: 'revoked', subscribable: false, summary: 'A claim token was revoked.', data: '`claim_token`: the token as the admin API shows it' },
+  {
+    type: 'claim_token',
+    subtype: 'used',
+    subscribable: false,
+    summary: 'A device enrolled itself with a claim token.',
+    data: '`claim_token` (a prn), `device` (a prn) and `identifier`: a device with a fresh key claimed its identity; the actor is the token',
+  },
+  {
+    type: 'device',
+    subtype: 'reclaim_requested',
+    subscribable: false,
+    summary: 'A device claimed an existing identifier with a new key; an admin must approve it.',
+    data: '`device` (a prn), `device_reclaim` (a prn), `claim_token` (a prn) and `public_key_fingerprint`',
+  },
+  { type: 'device', subtype: 'reclaim_approved', subscribable: false, summary: "An admin approved a device's new key.", data: '`device` (a prn) and `device_reclaim` (a prn)' },
+  { type: 'device', subtype: 'reclaim_rejected', subscribable: false, summary: "An admin rejected a device's new key.", data: '`device` (a prn) and `device_reclaim` (a prn)' },
   { type: 'tunnel', subtype: 'requested', subscribable: false, summary: 'A tunnel was requested.', data: TUNNEL_DATA },
   { type: 'tunnel', subtype: 'opened', subscribable: false, summary: "A tunnel's device end was configured.", data: TUNNEL_DATA },
   { type: 'tunnel', subtype: 'closed', subscribable: false, summary: 'A tunnel was closed.', data: TUNNEL_DATA },
@@ -139,6 +157,8 @@ export const EVENT_CATALOGUE = [
   audit('pause', 'An admin write paused a release.'),
   audit('resume', 'An admin write resumed a release.'),
   audit('cancel', 'An admin write cancelled a release.'),
+  audit('approve', 'An admin write approved a device reclaim.'),
+  audit('reject', 'An admin write rejected a device reclaim.'),
   audit('update', 'An admin write ran an update check for a device (POST /devices/{prn}/update).'),
 ] as const satisfies readonly CatalogueEntry[];
 

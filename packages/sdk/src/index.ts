@@ -7,6 +7,8 @@ export { uploadBinary, uploadPart, uploadPlannedBinary, findBinary, waitForSigna
 export { planBlob, readBlobPart, type BlobPlanOptions } from './blob-plan';
 export { signerFromPrivateKeyPem, webCryptoHasEd25519, SigningKeyFileError, type WebCryptoSigner } from './webcrypto-signing';
 export { signAndAttach, type BinarySignature } from './binary-signatures';
+export { bundleBinariesToSign, signBundleAndAttach, type BundleSignature } from './bundle-signatures';
+export { bundleSignatureMessage, signBundle, verifyBundleSignature, BUNDLE_SIGNATURE_HEADER, type SignedBinary } from './bundle-signing';
 export { generateSigningKeyPair, keyPairFromPrivatePem, signBinaryHash, verifyBinarySignature, describePublicKey, signingKeyPublicKey, type Ed25519KeyPair } from './signing';
 export { verifyWebhook, signWebhook, PUBLISHED_AT_HEADER, SIGNATURE_HEADER } from './webhook-signature';
 export type { paths as AdminApiPaths } from './generated/admin-api';

@@ -9,6 +9,8 @@ import { binaryRoutes } from './binaries/routes';
 import { partRoutes } from './binaries/part-routes';
 import { signatureRoutes } from './binaries/signature-routes';
 import { bundleRoutes } from './bundles/routes';
+import { bundleSignatureRoutes } from './bundle-signatures/routes';
+import { claimTokenRoutes } from './claims/routes';
 import { bundleOverrideRoutes } from './bundle-overrides/routes';
 import { cohortRoutes } from './cohorts/routes';
 import { deviceRoutes } from './devices/routes';
@@ -48,6 +50,8 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   signatureRoutes,
   blobDownloadRoutes,
   bundleRoutes,
+  bundleSignatureRoutes,
+  claimTokenRoutes,
   webhookRoutes,
   tunnelRoutes,
   webConsoleRoutes,

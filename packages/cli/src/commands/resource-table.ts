@@ -8,6 +8,7 @@ import { crud, examplePrn, prnArg } from './crud';
 import { bool, fileBase64, int, json, list, num, str } from './fields';
 import { createBinary, BINARY_UPLOAD_OPTIONS } from './handlers/binaries-create';
 import { createBinarySignature, BINARY_SIGNATURE_OPTIONS } from './handlers/binary-signatures-create';
+import { createBundleSignature, BUNDLE_SIGNATURE_OPTIONS } from './handlers/bundle-signatures-create';
 import { createSigningKey, SIGNING_KEY_OPTIONS } from './handlers/signing-keys-create';
 import { printSigningKeyPem } from './handlers/signing-keys-public-key';
 import { FIRMWARE_UPLOAD_OPTIONS, uploadFirmwareAction } from './handlers/firmwares-upload';
@@ -211,6 +212,30 @@ export const RESOURCES: ResourceDef[] = [
       create: [name('bundle'), list('artifact-version-prns', 'Comma-separated artifact version prns.', { required: true, example: examplePrn('artifact_version') }), id],
       update: [name('bundle')],
     }),
+  },
+  {
+    command: 'bundle-signatures',
+    description: "Bundle signatures: Ed25519 signatures of a bundle's ordered binaries by a registered signing key.",
+    actions: [
+      {
+        name: 'create',
+        summary: "Attach a signature. Give --signature, or --signing-key-pair NAME to sign the bundle's binaries with a local key.",
+        method: 'POST',
+        path: '/bundle_signatures',
+        body: [
+          prnField('bundle-prn', 'bundle', 'bundle', true),
+          prnField('signing-key-prn', 'signing key (found from --signing-key-pair when omitted)', 'signing_key'),
+          str('signature', "128 hex characters: Ed25519 over the canonical message of the bundle's binaries."),
+          str('target', 'Sign the binaries of this target only (default: every target).', { example: 'aarch64-unknown-linux-gnu' }),
+        ],
+        extra: BUNDLE_SIGNATURE_OPTIONS,
+        handler: createBundleSignature,
+        examples: [`canopy bundle-signatures create --bundle-prn ${examplePrn('bundle')} --signing-key-pair release-2025`],
+      },
+      { name: 'get', summary: 'Show one bundle signature.', method: 'GET', path: '/bundle_signatures/{prn}', args: [prnArg('bundle signature', 'bundle_signature')] },
+      { name: 'list', summary: 'List bundle signatures (--search "bundle_prn:\'PRN\'" for one bundle).', method: 'GET', path: '/bundle_signatures', listKey: 'bundle_signatures', query: [] },
+      { name: 'delete', summary: 'Remove a bundle signature; devices stop receiving it at their next check.', method: 'DELETE', path: '/bundle_signatures/{prn}', args: [prnArg('bundle signature', 'bundle_signature')] },
+    ],
   },
   {
     command: 'bundle-overrides',

@@ -85,6 +85,9 @@ export function loadMaterial(config: DaemonConfig): LoadedConfig {
   if (distinct < config.signature_threshold) {
     throw new ConfigError('signature_threshold', `needs ${config.signature_threshold} distinct trusted keys but the files hold ${distinct}`);
   }
+  if (distinct < config.bundle_signature_threshold) {
+    throw new ConfigError('bundle_signature_threshold', `needs ${config.bundle_signature_threshold} distinct trusted keys but the files hold ${distinct}`);
+  }
   if (config.health_check) {
     try {
       fs.accessSync(config.health_check, fs.constants.X_OK);

@@ -25,6 +25,7 @@ describe('validateConfig', () => {
       update_jitter: 30,
       trusted_signing_keys: ['/k/release.pub.pem'],
       signature_threshold: 1,
+      bundle_signature_threshold: 0,
       download_dir: '/data/canopy/downloads',
       state_dir: '/data/canopy/state',
       install_timeout: 1800,
@@ -88,6 +89,8 @@ describe('validateConfig', () => {
     expect(problem({ ...minimal, trusted_signing_keys: [] })).toBe('trusted_signing_keys: needs at least 1 item');
     expect(problem({ ...minimal, trusted_signing_keys: ['relative.pem'] })).toBe('trusted_signing_keys[0]: must be an absolute path');
     expect(problem({ ...minimal, signature_threshold: 2 })).toMatch(/^signature_threshold: needs 2 distinct/);
+    expect(problem({ ...minimal, bundle_signature_threshold: 2 })).toMatch(/^bundle_signature_threshold: needs 2 distinct/);
+    expect(problem({ ...minimal, bundle_signature_threshold: -1 })).toMatch(/^bundle_signature_threshold: /);
     expect(problem({ ...minimal, install_timeout: 0 })).toBe('install_timeout: must be from 1 to 86400');
     expect(problem({ ...minimal, log_level: 'verbose' })).toBe('log_level: must be one of error, warn, info, debug');
     expect(problem({ ...minimal, remote_access_tunnels: { cidr_blocks: ['10.250.0.0/16'] } })).toMatch(/^remote_access_tunnels\.cidr_blocks: needs at least two/);

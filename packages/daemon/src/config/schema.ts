@@ -109,6 +109,7 @@ const TOP_LEVEL = [
   'update_jitter',
   'trusted_signing_keys',
   'signature_threshold',
+  'bundle_signature_threshold',
   'download_dir',
   'state_dir',
   'install_timeout',
@@ -122,8 +123,8 @@ const TOP_LEVEL = [
 ] as const;
 
 /** Top-level keys with a scalar value: the ones `CANOPY_DAEMON_<KEY>` may override. */
-export const SCALAR_KEYS = ['update_poll_interval', 'update_jitter', 'signature_threshold', 'download_dir', 'state_dir', 'install_timeout', 'health_check', 'tunnel_poll_interval', 'log_level'] as const;
-const INTEGER_KEYS: ReadonlySet<string> = new Set(['update_poll_interval', 'update_jitter', 'signature_threshold', 'install_timeout', 'tunnel_poll_interval']);
+export const SCALAR_KEYS = ['update_poll_interval', 'update_jitter', 'signature_threshold', 'bundle_signature_threshold', 'download_dir', 'state_dir', 'install_timeout', 'health_check', 'tunnel_poll_interval', 'log_level'] as const;
+const INTEGER_KEYS: ReadonlySet<string> = new Set(['update_poll_interval', 'update_jitter', 'signature_threshold', 'bundle_signature_threshold', 'install_timeout', 'tunnel_poll_interval']);
 
 /**
  * The environment overrides of the overview page: `CANOPY_DAEMON_LOG_LEVEL=debug` replaces
@@ -205,6 +206,9 @@ export function validateConfig(input: unknown): DaemonConfig {
   const trusted = listAt(raw.trusted_signing_keys, 'trusted_signing_keys', (v, p) => stringAt(v, p, absolutePath), 1, 100);
   const threshold = raw.signature_threshold === undefined ? 1 : integerAt(raw.signature_threshold, 'signature_threshold', 1, 100);
   if (threshold > trusted.length) throw new ConfigError('signature_threshold', `needs ${threshold} distinct trusted keys but trusted_signing_keys lists ${trusted.length}`);
+  // 0, the default, checks no bundle signature: fleets configured before bundle signatures keep updating.
+  const bundleThreshold = raw.bundle_signature_threshold === undefined ? 0 : integerAt(raw.bundle_signature_threshold, 'bundle_signature_threshold', 0, 100);
+  if (bundleThreshold > trusted.length) throw new ConfigError('bundle_signature_threshold', `needs ${bundleThreshold} distinct trusted keys but trusted_signing_keys lists ${trusted.length}`);
 
   const tunnels = raw.remote_access_tunnels === undefined ? {} : objectAt(raw.remote_access_tunnels, 'remote_access_tunnels', ['enabled', 'port_ranges', 'cidr_blocks', 'shell']);
   if (tunnels.enabled !== undefined && typeof tunnels.enabled !== 'boolean') throw new ConfigError('remote_access_tunnels.enabled', 'must be true or false');
@@ -241,6 +245,7 @@ export function validateConfig(input: unknown): DaemonConfig {
     update_jitter: raw.update_jitter === undefined ? 30 : integerAt(raw.update_jitter, 'update_jitter', 0, 86400),
     trusted_signing_keys: trusted,
     signature_threshold: threshold,
+    bundle_signature_threshold: bundleThreshold,
     download_dir: raw.download_dir === undefined ? '/data/canopy/downloads' : stringAt(raw.download_dir, 'download_dir', absolutePath),
     state_dir: raw.state_dir === undefined ? '/data/canopy/state' : stringAt(raw.state_dir, 'state_dir', absolutePath),
     install_timeout: raw.install_timeout === undefined ? 1800 : integerAt(raw.install_timeout, 'install_timeout', 1, 86400),

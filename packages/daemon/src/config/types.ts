@@ -39,6 +39,11 @@ export interface DaemonConfig {
   trusted_signing_keys: string[];
   /** How many distinct trusted keys must have signed a binary (default 1). */
   signature_threshold: number;
+  /**
+   * How many distinct trusted keys must have signed the bundle's binaries as a whole (bundle
+   * signatures); 0 (default): not checked.
+   */
+  bundle_signature_threshold: number;
   download_dir: string;
   /** Where the daemon keeps its persisted state (state.json); default /data/canopy/state. */
   state_dir: string;

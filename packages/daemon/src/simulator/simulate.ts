@@ -162,6 +162,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       update_jitter: options.jitterSeconds,
       trusted_signing_keys: ['/simulated'],
       signature_threshold: 1,
+      bundle_signature_threshold: 0,
       download_dir: path.join(dir, 'downloads'),
       state_dir: path.join(dir, 'state'),
       install_timeout: 600,

@@ -17,6 +17,7 @@ import { pickInstaller } from '../installers/installer.ts';
 import { parseCanopyMetadata, type CanopyMetadata } from '../installers/metadata.ts';
 import type { Logger } from '../log.ts';
 import { sha256File } from '../verify/hash-file.ts';
+import { checkBundleSignatures } from '../verify/bundle-signatures.ts';
 import { checkSignatures, type SigningKey } from '../verify/signatures.ts';
 import { holdBackOf } from './hold-back.ts';
 import { progressReportDue, transition, type DaemonState, type Job, type UpdateEvent } from './state.ts';
@@ -329,8 +330,12 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
       case 'idle':
         return 'continue';
       case 'downloading': {
-        // Everything the install will need is checked before any byte is fetched: metadata the
-        // daemon cannot read, or an installer this device lacks, fails the job now.
+        // Everything the install will need is checked before any byte is fetched: bundle
+        // signatures short of the threshold, metadata the daemon cannot read, or an installer
+        // this device lacks, fails the job now.
+        const { job } = phase;
+        const bundleVerdict = checkBundleSignatures({ bundle_prn: job.bundle_prn, entries: job.entries, signatures: job.bundle_signatures ?? [] }, deps.trustedKeys, config.bundle_signature_threshold);
+        if (!bundleVerdict.ok) return fail(bundleVerdict.reason);
         for (const entry of phase.job.entries) {
           const metadata = metadataOf(entry);
           if (typeof metadata === 'string') return fail(`${entry.artifact.name}: ${metadata}`);
@@ -387,6 +392,7 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
       bundle_prn: check.bundle.prn,
       release_version: check.release?.version ?? null,
       entries: check.manifest ?? [],
+      bundle_signatures: (check.bundle.signatures ?? []).map(({ signature }) => ({ signature })),
       started_at: now().toISOString(),
     };
     const held = holdBackOf(state.held_back, job, now(), config.update_poll_interval);

@@ -35,6 +35,8 @@ export interface Job {
   bundle_prn: string;
   release_version: string | null;
   entries: ManifestEntry[];
+  /** The bundle signatures offered with the bundle (absent in states saved before they existed). */
+  bundle_signatures?: { signature: string }[];
   started_at: string;
 }
 

@@ -47,6 +47,7 @@ function device(healthExit: number | null = 0): Device {
     update_jitter: 30,
     trusted_signing_keys: [],
     signature_threshold: 1,
+    bundle_signature_threshold: 0,
     download_dir: path.join(env.dir, 'downloads'),
     state_dir: path.join(env.dir, 'state'),
     install_timeout: 60,

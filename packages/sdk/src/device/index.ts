@@ -6,3 +6,4 @@ export { createDeviceClient, type CallOptions, type DeviceClient, type DeviceCli
 export { createDeviceTransport, type DeviceTlsOptions, type DeviceTransport, type RawResponse, type SendOptions } from './transport';
 export { backoffDelayMs, isRetryable, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 export { CanopyApiError, CanopyNetworkError } from '../errors';
+export { bundleSignatureMessage, verifyBundleSignature, type SignedBinary } from '../bundle-signing';

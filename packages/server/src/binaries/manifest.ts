@@ -44,8 +44,10 @@ async function resolveBundle(db: Executor, bundleId: string, target?: string | n
   const live = await db
     .select()
     .from(binaries)
-    .where(and(inArray(binaries.artifactVersionId, versionIds), ne(binaries.state, 'destroyed'), target ? eq(binaries.target, target) : undefined))
-    .orderBy(asc(binaries.target));
+    .where(and(inArray(binaries.artifactVersionId, versionIds), ne(binaries.state, 'destroyed'), target ? eq(binaries.target, target) : undefined));
+  // Targets in code-point order, not the database's collation: a bundle signature signs this
+  // order and clients rebuild it (@canopy/sdk bundle-signatures.ts), so it must not vary by locale.
+  live.sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0));
   const resolved = rows.flatMap((r) =>
     live
       .filter((b) => b.artifactVersionId === r.versionId)
@@ -116,6 +118,22 @@ export async function manifestForBundle(db: Executor, platform: Platform, organi
 
 export async function isBundleDistributable(db: Executor, bundleId: string, target?: string | null): Promise<boolean> {
   return distributable(await resolveBundle(db, bundleId, target));
+}
+
+/**
+ * The binaries a manifest for `target` (every target when absent) lists, in its order, as a
+ * bundle signature signs them (bundle-signatures/service.ts); `signable` is false when an
+ * artifact version resolves to none or a binary's bytes are not verified yet.
+ */
+export async function bundleBinariesToSign(db: Executor, organizationId: string, bundleId: string, target?: string | null) {
+  const resolvedBundle = await resolveBundle(db, bundleId, target);
+  const covered = new Set(resolvedBundle.resolved.map((r) => r.version.id));
+  const signable =
+    resolvedBundle.versionIds.length > 0 &&
+    resolvedBundle.versionIds.every((id) => covered.has(id)) &&
+    resolvedBundle.resolved.every((r) => r.binary.state === 'signable' || r.binary.state === 'signed');
+  const binaries = resolvedBundle.resolved.map(({ binary }) => ({ binary_prn: resourcePrn(organizationId, 'binary', binary.id), target: binary.target, size: binary.size, hash: binary.hash }));
+  return { signable, binaries };
 }
 
 /*

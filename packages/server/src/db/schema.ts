@@ -10,6 +10,8 @@ export * from '../events/schema';
 export * from '../workers/schema';
 export * from '../binaries/schema';
 export * from '../bundles/schema';
+export * from '../bundle-signatures/schema';
+export * from '../claims/schema';
 export * from '../certificates/schema';
 export * from '../webhooks/schema';
 export * from '../tunnels/schema';

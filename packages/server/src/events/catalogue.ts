@@ -90,6 +90,12 @@ export const EVENT_DATA_SCHEMAS: { readonly [N in EventName]: TSchema } = {
   'webhook.test_fire': closed({ webhook_prn: Str }),
   'webhook.request_failed': closed({ webhook_prn: Str, event_prn: Str, failure: Str, status: Nullable(Num) }),
   'api_key.created': closed({ api_key: Resource }),
+  'claim_token.created': closed({ claim_token: Resource }),
+  'claim_token.revoked': closed({ claim_token: Resource }),
+  'claim_token.used': closed({ claim_token: Str, device: Str, identifier: Str }),
+  'device.reclaim_requested': closed({ device: Str, device_reclaim: Str, claim_token: NullableStr, public_key_fingerprint: Str }),
+  'device.reclaim_approved': closed({ device: Str, device_reclaim: Str }),
+  'device.reclaim_rejected': closed({ device: Str, device_reclaim: Str }),
   'tunnel.requested': Tunnel,
   'tunnel.opened': Tunnel,
   'tunnel.closed': Tunnel,
@@ -120,6 +126,8 @@ export const EVENT_DATA_SCHEMAS: { readonly [N in EventName]: TSchema } = {
   'audit.pause': Audit,
   'audit.resume': Audit,
   'audit.cancel': Audit,
+  'audit.approve': Audit,
+  'audit.reject': Audit,
   'audit.update': Audit,
 };
 

@@ -5,6 +5,7 @@
  */
 import { bundleOverrideToWire } from '../bundle-overrides/service';
 import { bundles } from '../bundles/schema';
+import { bundleSignaturesForDevice } from '../bundle-signatures/service';
 import { cohortToWire } from '../cohorts/service';
 import { cohorts } from '../cohorts/schema';
 import type { Executor } from '../db/connection';
@@ -45,14 +46,15 @@ export async function adminAnswer(db: Executor, platform: Platform, device: Chec
   };
 }
 
-async function bundleWire(db: Executor, bundleId: string) {
-  const [row] = await db.select().from(bundles).where(eq(bundles.id, bundleId));
+async function bundleWire(db: Executor, bundleId: string, target: string | null) {
+  const [[row], signatures] = await Promise.all([db.select().from(bundles).where(eq(bundles.id, bundleId)), bundleSignaturesForDevice(db, bundleId, target)]);
   if (!row) return null;
   return {
     prn: resourcePrn(row.organizationId, 'bundle', row.id),
     organization_prn: organizationPrn(row.organizationId),
     name: row.name,
     ...timestampsOf(row),
+    signatures,
   };
 }
 
@@ -64,7 +66,7 @@ export async function deviceAnswer(db: Executor, platform: Platform, device: Che
     const release = result.releaseId === null ? null : loaded.releaseRow(result.releaseId);
     answer.release = release ? releaseToWire(release) : null;
   }
-  if (expand.has('bundle')) answer.bundle = result.bundleId === null ? null : await bundleWire(db, result.bundleId);
+  if (expand.has('bundle')) answer.bundle = result.bundleId === null ? null : await bundleWire(db, result.bundleId, device.target);
   if (expand.has('bundle_override')) {
     const override = loaded.overrides.find((row) => row.id === result.overrideId);
     answer.bundle_override = override ? bundleOverrideToWire(override) : null;

@@ -7,6 +7,7 @@ import { Type, type Static } from 'typebox';
 import { AdminManifestEntry, ManifestEntry } from '../binaries/manifest-schemas';
 import { BundleOverride } from '../bundle-overrides/api-schemas';
 import { BundleSummary } from '../bundles/api-schemas';
+import { DeviceBundleSignature } from '../bundle-signatures/wire';
 import { Cohort } from '../cohorts/api-schemas';
 import { Nullable, Prn } from '../http/schemas';
 import { Release } from '../releases/api-schemas';
@@ -28,13 +29,22 @@ export const AdminUpdateAnswer = Type.Object(
 );
 export type AdminUpdateAnswer = Static<typeof AdminUpdateAnswer>;
 
+/** The bundle of a device's answer: its summary and the bundle signatures a device of its target may check. */
+const DeviceBundle = Type.Object(
+  {
+    ...BundleSummary.properties,
+    signatures: Type.Array(DeviceBundleSignature, { description: "Bundle signatures made for the device's target or for every target, oldest first (guides/trust/bundle-signatures)." }),
+  },
+  { description: 'The bundle, without its artifact versions, with its signatures.' },
+);
+
 /** Each expansion is present only when asked for (`expand`), and null when there is none. */
 export const DeviceUpdateAnswer = Type.Object(
   {
     status: UpdateStatus,
     source_type: Type.Optional(SourceType),
     release: Type.Optional(Nullable(Release, { description: 'The release the bundle comes from; null for an override or no update.' })),
-    bundle: Type.Optional(Nullable(BundleSummary, { description: 'The bundle to run; null when nothing is offered.' })),
+    bundle: Type.Optional(Nullable(DeviceBundle, { description: 'The bundle to run, with its signatures for the device\'s target; null when nothing is offered.' })),
     bundle_override: Type.Optional(Nullable(BundleOverride, { description: 'The override the bundle comes from; null for a release or no update.' })),
     cohort: Type.Optional(Nullable(Cohort, { description: "The device's cohort; null when it has none." })),
     manifest: Type.Optional(Nullable(Type.Array(ManifestEntry), { description: 'One entry per binary to install; null unless the status is `update`.' })),

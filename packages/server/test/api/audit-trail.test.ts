@@ -8,6 +8,7 @@
  * without a line here, and a route the walk cannot call successfully fails it until a call is
  * added to CALLS.
  */
+import { signBundle } from '@canopy/sdk/bundle-signing';
 import fc from 'fast-check';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ import { serialize } from '../support/fuzz/values';
 import { createArtifactVersion, ed25519Keypair, sha256, signHash, uploadedBinary } from '../support/binaries';
 import { makeLeafCertificate, makeRootCa, makeVerificationCertificate, toBase64Pem } from '../support/certificates';
 import { registeredCa } from '../support/device-fleet';
+import { pendingReclaim } from '../support/claims';
 import { createFleet } from '../support/fleet';
 import { legacyOrg } from '../support/legacy';
 import { populateOrganization, type PopulatedOrganization } from '../support/populated-organization';
@@ -121,6 +123,16 @@ async function signableBinary(api: Api) {
   return { binary_prn: prn, signing_key_prn: keyPrn, signature: signHash(keypair.privateKey, binary.hash) };
 }
 
+/** A new bundle of one verified binary and a valid signature of it by a new key. */
+async function signableBundle(api: Api) {
+  const keypair = ed25519Keypair();
+  const keyPrn = await created(api, '/signing_keys', { name: `audit-${randomUUID().slice(0, 8)}`, value: keypair.value }, 'signing_key');
+  const { prn, versionPrn, binary } = await uploadedBinary(api, randomBytes(512), { until: 'signable' });
+  const bundlePrn = await created(api, '/bundles', { artifact_version_prns: [versionPrn] }, 'bundle');
+  const signature = signBundle(keypair.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), bundlePrn, [{ binary_prn: prn, target: binary.target, size: binary.size, hash: binary.hash }]);
+  return { bundle_prn: bundlePrn, signing_key_prn: keyPrn, signature };
+}
+
 /**
  * Calls the generated bodies cannot make succeed (proofs of possession, signatures, a resource
  * in the one state the route accepts, or one nothing else uses so it can be deleted): each sets
@@ -149,6 +161,18 @@ const CALLS: Record<string, (api: Api, org: PopulatedOrganization) => Promise<Ca
   },
   'POST /binary_signatures': async (api) => ({ path: '/binary_signatures', body: await signableBinary(api) }),
   'DELETE /binary_signatures/{prn}': async (api) => ({ path: `/binary_signatures/${await created(api, '/binary_signatures', await signableBinary(api), 'binary_signature')}` }),
+  'POST /device_reclaims/{prn}/approve': async (api, org) => ({ path: `/device_reclaims/${await pendingReclaim(t, api, firstOf(org, 'product'))}/approve` }),
+  'POST /device_reclaims/{prn}/reject': async (api, org) => ({ path: `/device_reclaims/${await pendingReclaim(t, api, firstOf(org, 'product'))}/reject` }),
+  'DELETE /bundle_overrides/{prn}/devices/{device_prn}': async (api, org) => {
+    const device = await created(api, '/devices', { identifier: `audit-${randomUUID().slice(0, 8)}`, product_prn: firstOf(org, 'product') }, 'device');
+    const window = { starts_at: new Date(Date.now() - 60_000).toISOString(), ends_at: new Date(Date.now() + 3_600_000).toISOString() };
+    const override = await created(api, '/bundle_overrides', { name: 'audited', bundle_prn: firstOf(org, 'bundle'), ...window }, 'bundle_override');
+    await api('POST', `/bundle_overrides/${override}/devices`, { device_prn: device });
+    return { path: `/bundle_overrides/${override}/devices/${device}` };
+  },
+  'POST /claim_tokens': async (_, org) => ({ path: '/claim_tokens', body: { max_uses: 2, expires_at: new Date(Date.now() + 86_400_000).toISOString(), product_prn: firstOf(org, 'product') } }),
+  'POST /bundle_signatures': async (api) => ({ path: '/bundle_signatures', body: await signableBundle(api) }),
+  'DELETE /bundle_signatures/{prn}': async (api) => ({ path: `/bundle_signatures/${await created(api, '/bundle_signatures', await signableBundle(api), 'bundle_signature')}` }),
   'POST /releases': async (_, org) => ({ path: '/releases', body: { bundle_prn: firstOf(org, 'bundle'), cohort_prn: firstOf(org, 'cohort'), name: 'audited', required: false, schedule_date: null } }),
   'POST /releases/{prn}/revert': async (api, org) => {
     const next = await created(api, '/releases', { bundle_prn: firstOf(org, 'bundle'), cohort_prn: firstOf(org, 'cohort'), name: 'to revert', required: false, schedule_date: null }, 'release');

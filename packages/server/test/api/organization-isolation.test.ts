@@ -40,6 +40,7 @@ const EXEMPT: Record<string, string> = {
   'POST /ca_certificates': 'registers a CA for the caller; the same CA in two organizations is refused by ca-certificates.test.ts',
   'GET /events/stream': 'a Server-Sent Events stream that never ends; its isolation (no other organization\'s events, their ids 404) is tested in events-stream.test.ts',
   'device GET /device/me': 'answers the calling device itself',
+  'device POST /device/claim': 'public: the claim token is the credential and names its organization; claim-enrolment.test.ts checks a token enrols into its own organization only',
   'device GET /update': 'answers for the calling device; position headers naming another organization are checked by update-check.test.ts',
 };
 

@@ -4,6 +4,9 @@
  * real rows) and the organization-isolation matrix asks another organization for them.
  */
 import { randomUUID } from 'node:crypto';
+import { signBundle } from '@canopy/sdk/bundle-signing';
+import { ed25519Keypair } from './binaries';
+import { pendingReclaim } from './claims';
 import { expect } from 'vitest';
 import { deviceEnrollment, type EnrolledDevice } from './device-json-client';
 import { createFleet } from './fleet';
@@ -66,6 +69,20 @@ export async function harvestPrns(api: Api, listPaths: string[]): Promise<Map<st
   return byType;
 }
 
+/** A bundle signature (of every target's binaries) by a new signing key, for the matrix to aim at. */
+async function signedBundle(api: Api, bundlePrn: string): Promise<void> {
+  const keypair = ed25519Keypair();
+  const keyPrn = await created(api, '/signing_keys', { name: `bundle-${randomUUID().slice(0, 8)}`, value: keypair.value }, 'signing_key');
+  const manifest = (await api('GET', `/bundles/${bundlePrn}`)).body.bundle;
+  const binaries = [];
+  for (const versionPrn of manifest.artifact_version_prns as string[]) {
+    const listed = (await api('GET', `/binaries?artifact_version_prn=${encodeURIComponent(versionPrn)}`)).body.binaries;
+    for (const b of listed) binaries.push({ binary_prn: b.prn, target: b.target, size: b.size, hash: b.hash });
+  }
+  const signature = signBundle(keypair.privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), bundlePrn, binaries);
+  await created(api, '/bundle_signatures', { bundle_prn: bundlePrn, signing_key_prn: keyPrn, signature }, 'bundle_signature');
+}
+
 /** `webhookUrl`: a receiver the server can reach (webhooks are verified when created). */
 export async function populateOrganization(
   t: TestServer,
@@ -76,10 +93,14 @@ export async function populateOrganization(
   const { api } = organization;
   const enrollment = deviceEnrollment(t);
   const device = await enrollment.device(organization, `populated-${randomUUID()}`);
+  // First, so the fleet's product and device stay the newest of their kind (what walks take first).
+  await pendingReclaim(t, api, await created(api, '/products', { name: `claims-${randomUUID().slice(0, 8)}` }, 'product'));
   const fleet = await createFleet(api);
   const cohort = await fleet.cohort();
   const fleetDevice = await fleet.device({ cohortId: cohort.id });
   const bundle = await fleet.bundle();
+  await signedBundle(api, bundle.prn);
+  await created(api, '/claim_tokens', { max_uses: 1, expires_at: new Date(Date.now() + 86_400_000).toISOString(), product_prn: fleet.productPrn }, 'claim_token');
   await created(api, '/releases', { bundle_prn: bundle.prn, cohort_prn: cohort.prn, name: 'populated', required: false, schedule_date: null }, 'release');
   const override = await created(
     api,
