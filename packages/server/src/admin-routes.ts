@@ -21,6 +21,7 @@ import { rolloutRoutes } from './rollouts/routes';
 import { updateRoutes } from './updates/routes';
 import { signingKeyRoutes } from './signing-keys/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { tufRoutes } from './tuf/routes';
 import { tunnelRoutes } from './tunnels/routes';
 import { webConsoleRoutes } from './web-console/routes';
 import { blobDownloadRoutes } from './storage/download-routes';
@@ -54,6 +55,7 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   rolloutRoutes,
   bundleOverrideRoutes,
   updateRoutes,
+  tufRoutes,
   consoleAppRoutes,
   legacyFirmwareRoutes,
   legacyDeploymentRoutes,

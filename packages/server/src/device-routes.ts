@@ -9,5 +9,6 @@ import { tunnelDeviceRoutes } from './tunnels/device-routes';
 import { updateReportDeviceRoutes } from './update-reports/device-routes';
 import { updateDeviceRoutes } from './updates/device-routes';
 import { legacyDeviceRoutes } from './legacy/device-routes';
+import { tufDeviceRoutes } from './tuf/device-routes';
 
-export const DEVICE_ROUTES: ContextRoutes[] = [updateDeviceRoutes, tunnelDeviceRoutes, updateReportDeviceRoutes, legacyDeviceRoutes];
+export const DEVICE_ROUTES: ContextRoutes[] = [updateDeviceRoutes, tunnelDeviceRoutes, updateReportDeviceRoutes, legacyDeviceRoutes, tufDeviceRoutes];
