@@ -228,6 +228,6 @@ export async function servedMetadata(db: Executor, organizationId: string, file:
     return bodyAt(db, organizationId, 'root', Number(rootFile[1]));
   }
   const roleFile = /^(.{1,128})\.json$/.exec(file);
-  if (!roleFile || roleFile[1] === 'root') return null;
+  if (!roleFile) return null;
   return (await latestBody(db, organizationId, roleFile[1]))?.body ?? null;
 }
