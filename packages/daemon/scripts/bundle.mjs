@@ -18,7 +18,8 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  banner: { js: '#!/usr/bin/env node' },
+  // tuf-js and @tufjs/models are CommonJS and require() Node's modules: give the ESM bundle a require.
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __canopyCreateRequire } from 'node:module';\nconst require = __canopyCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
 fs.chmodSync(outfile, 0o755);
