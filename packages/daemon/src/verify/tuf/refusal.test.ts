@@ -11,8 +11,9 @@ describe('refusalOf', () => {
     expect(refusalOf(new ExpiredMetadataError('timestamp.json is expired')).message).toBe('tuf_expired: timestamp.json is expired');
     expect(refusalOf(new BadVersionError('x')).check).toBe('rollback');
     expect(refusalOf(new UnsignedMetadataError('x')).check).toBe('signature');
-    expect(refusalOf(new MetadataFetchError('too long', 'length')).check).toBe('metadata_length');
+    expect(refusalOf(new MetadataFetchError('outside', 'http')).check).toBe('fetch');
     expect(refusalOf(new Error('odd')).check).toBe('metadata');
+    expect(refusalOf(new Error('Unable to load targets error Error: gateway was signed by 0/1 keys')).check).toBe('signature');
     const own = new TufRefusal('not_in_targets', 'p');
     expect(refusalOf(own)).toBe(own);
   });

@@ -29,5 +29,7 @@ export function refusalOf(error: unknown): TufRefusal {
   const message = error instanceof Error ? error.message : String(error);
   const className = error instanceof Error ? error.constructor.name.replace(/\d+$/, '') : '';
   if (className === 'MetadataFetchError') return new TufRefusal((error as { kind: string }).kind === 'length' ? 'metadata_length' : 'fetch', message);
-  return new TufRefusal(BY_CLASS[className] ?? 'metadata', message);
+  // tuf-js rethrows some failures (a delegated role's) wrapped in a plain Error: read its message.
+  const wrapped = /signed by \d+\/\d+ keys/.test(message) ? 'signature' : /expired/i.test(message) ? 'expired' : /version/i.test(message) ? 'rollback' : null;
+  return new TufRefusal(BY_CLASS[className] ?? wrapped ?? 'metadata', message);
 }
