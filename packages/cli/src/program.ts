@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { buildConfigCommand } from './commands/config-command';
 import { buildResourceCommand } from './commands/build-resource-commands';
 import { RESOURCES } from './commands/resource-table';
+import { buildTufCommand } from './commands/tuf/tuf-command';
 import type { RunContext } from './run-context';
 
 /** Global options and the environment variables they fall back to (read in config/settings.ts). */
@@ -24,5 +25,6 @@ export function buildProgram(context: RunContext): Command {
   program.addOption(new Option('--output <format>', 'json (default) or table.').choices(['json', 'table']).default('json'));
   program.addCommand(buildConfigCommand(context));
   for (const resource of RESOURCES) program.addCommand(buildResourceCommand(resource, context));
+  program.addCommand(buildTufCommand(context));
   return program;
 }

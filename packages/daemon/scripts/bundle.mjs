@@ -18,7 +18,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // tar-stream (the tar installer) is CommonJS and requires Node's modules: give the ESM bundle a require.
+  // tar-stream (the tar installer), tuf-js and @tufjs/models are CommonJS and require() Node's modules: give the ESM bundle a require.
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __canopyCreateRequire } from 'node:module';\nconst require = __canopyCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });

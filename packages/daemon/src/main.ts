@@ -17,6 +17,7 @@ import { readBootId, runRebootCommand } from './reboot.ts';
 import { formatStatus, statusView } from './status.ts';
 import { runTunnels } from './tunnels/index.ts';
 import { createUpdateAgent } from './update/agent.ts';
+import { tufVerifierOf } from './verify/tuf/from-config.ts';
 import { createStateStore, readStateSync } from './update/state-store.ts';
 
 const USAGE = `usage: canopy-daemon [run|check-config|status] [--config FILE] [--json]
@@ -93,6 +94,7 @@ async function run(configFile: string): Promise<number> {
       return false;
     },
     bootId: () => readBootId(),
+    tuf: tufVerifierOf(config, tls),
   });
   log.info('started', { device_api: config.device_api.url, poll_interval: config.update_poll_interval, trusted_keys: trustedKeys.length, signature_threshold: config.signature_threshold });
   // The device side of tunnels runs beside the update loop, on the same client, until the same

@@ -24,6 +24,7 @@ import { releaseReportRoutes } from './rollouts/report-routes';
 import { updateRoutes } from './updates/routes';
 import { signingKeyRoutes } from './signing-keys/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { tufRoutes } from './tuf/routes';
 import { tunnelRoutes } from './tunnels/routes';
 import { webConsoleRoutes } from './web-console/routes';
 import { blobDownloadRoutes } from './storage/download-routes';
@@ -60,6 +61,7 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   releaseReportRoutes,
   bundleOverrideRoutes,
   updateRoutes,
+  tufRoutes,
   consoleAppRoutes,
   legacyFirmwareRoutes,
   legacyDeploymentRoutes,

@@ -77,6 +77,9 @@ export interface Config {
   tunnelPortRanges: PortRange[];
   /** Run open tunnels' WireGuard interfaces and TCP proxies (tunnels/data-plane/); needs root. Default on. */
   tunnelDataPlane: boolean;
+  /** TUF metadata the server signs with its online keys: timestamp lifetime (short: a frozen device notices) and snapshot lifetime, in seconds. */
+  tufTimestampExpirySeconds: number;
+  tufSnapshotExpirySeconds: number;
   /** Where binaries' bytes live: files under dataDir/blobs (default) or an S3-compatible bucket. */
   blobStore: BlobStoreConfig;
   /** Lifetime of signed part-upload and download URLs, in seconds (download URLs: 24 hours). */
@@ -225,6 +228,8 @@ export function loadConfig(env: Env = process.env): Config {
     tunnelDataPlane: !['0', 'false', 'no', 'off'].includes((env.CANOPY_TUNNEL_DATA_PLANE ?? '').trim().toLowerCase()),
     ...webhookSettings(env),
     ...sessionSettings(env),
+    tufTimestampExpirySeconds: integer(env, 'CANOPY_TUF_TIMESTAMP_EXPIRY_SECONDS', 24 * 3600, 2, 30 * DAY_SECONDS),
+    tufSnapshotExpirySeconds: integer(env, 'CANOPY_TUF_SNAPSHOT_EXPIRY_SECONDS', 7 * DAY_SECONDS, 2, 365 * DAY_SECONDS),
   };
 }
 

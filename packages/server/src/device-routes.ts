@@ -10,5 +10,6 @@ import { updateReportDeviceRoutes } from './update-reports/device-routes';
 import { updateDeviceRoutes } from './updates/device-routes';
 import { legacyDeviceRoutes } from './legacy/device-routes';
 import { claimDeviceRoutes } from './claims/device-routes';
+import { tufDeviceRoutes } from './tuf/device-routes';
 
-export const DEVICE_ROUTES: ContextRoutes[] = [updateDeviceRoutes, tunnelDeviceRoutes, updateReportDeviceRoutes, legacyDeviceRoutes, claimDeviceRoutes];
+export const DEVICE_ROUTES: ContextRoutes[] = [updateDeviceRoutes, tunnelDeviceRoutes, updateReportDeviceRoutes, legacyDeviceRoutes, claimDeviceRoutes, tufDeviceRoutes];

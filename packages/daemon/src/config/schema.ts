@@ -119,6 +119,7 @@ const TOP_LEVEL = [
   'tunnel_poll_interval',
   'uboot_environment',
   'avocado_ab',
+  'tuf',
   'log_level',
 ] as const;
 
@@ -231,6 +232,13 @@ export function validateConfig(input: unknown): DaemonConfig {
     if (avocadoAb.slots.a === avocadoAb.slots.b) throw new ConfigError('avocado_ab.slots.b', 'must differ from slot a');
   }
 
+  let tuf: DaemonConfig['tuf'];
+  if (raw.tuf !== undefined) {
+    const t = objectAt(raw.tuf, 'tuf', ['root', 'product']);
+    for (const key of ['root', 'product']) if (t[key] === undefined) throw new ConfigError(`tuf.${key}`, 'is required');
+    tuf = { root: stringAt(t.root, 'tuf.root', absolutePath), product: stringAt(t.product, 'tuf.product', (v) => (/^[^/]{1,128}$/.test(v) ? null : 'must be a product name (no /)')) };
+  }
+
   const logLevel = raw.log_level === undefined ? 'info' : stringAt(raw.log_level, 'log_level');
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) throw new ConfigError('log_level', `must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -255,6 +263,7 @@ export function validateConfig(input: unknown): DaemonConfig {
     tunnel_poll_interval: raw.tunnel_poll_interval === undefined ? 10 : integerAt(raw.tunnel_poll_interval, 'tunnel_poll_interval', 1, 86400),
     ...(raw.uboot_environment !== undefined ? { uboot_environment: ubootEnvironmentAt(raw.uboot_environment, 'uboot_environment') } : {}),
     ...(avocadoAb ? { avocado_ab: avocadoAb } : {}),
+    ...(tuf ? { tuf } : {}),
     log_level: logLevel as LogLevel,
   };
 }

@@ -67,5 +67,11 @@ export interface DaemonConfig {
   avocado_ab?: {
     slots: { a: string; b: string };
   };
+  /**
+   * TUF verification before any download: the root installed with the daemon (copied into
+   * state_dir/tuf on first use, then updated only by properly signed roots) and the product
+   * whose delegated targets list this device's binaries.
+   */
+  tuf?: { root: string; product: string };
   log_level: LogLevel;
 }

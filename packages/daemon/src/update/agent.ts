@@ -19,6 +19,7 @@ import type { Logger } from '../log.ts';
 import { sha256File } from '../verify/hash-file.ts';
 import { checkBundleSignatures } from '../verify/bundle-signatures.ts';
 import { checkSignatures, type SigningKey } from '../verify/signatures.ts';
+import type { TufVerifier } from '../verify/tuf/verifier.ts';
 import { holdBackOf } from './hold-back.ts';
 import { progressReportDue, transition, type DaemonState, type Job, type UpdateEvent } from './state.ts';
 import type { StateStore } from './state-store.ts';
@@ -53,6 +54,8 @@ export interface AgentDeps {
   now?: () => Date;
   random?: () => number;
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** With `tuf` configured: the TUF check of every offer before its download (verify/tuf/). */
+  tuf?: TufVerifier;
   /** Called after every saved transition (the simulator counts devices per phase). */
   onTransition?: (state: DaemonState, event: UpdateEvent) => void;
 }
@@ -209,7 +212,8 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
           : hash !== entry.hash.toLowerCase()
             ? `sha256 mismatch: expected ${entry.hash.toLowerCase()}, got ${hash}`
             : null;
-      const verdict = problem ? { ok: false as const, reason: problem } : checkSignatures(hash, entry.signatures ?? [], deps.trustedKeys, config.signature_threshold);
+      // With TUF the hash and size just checked are the signed ones (checked before download).
+      const verdict = problem ? { ok: false as const, reason: problem } : deps.tuf ? { ok: true as const, keys: [] } : checkSignatures(hash, entry.signatures ?? [], deps.trustedKeys, config.signature_threshold);
       if (!verdict.ok) {
         await fsp.rm(file, { force: true });
         return `${entry.artifact.name}: ${verdict.reason}`;
@@ -341,6 +345,14 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
           if (typeof metadata === 'string') return fail(`${entry.artifact.name}: ${metadata}`);
           const picked = pickInstaller(deps.installers, metadata, config);
           if ('reason' in picked) return fail(`${entry.artifact.name}: ${picked.reason}`);
+        }
+        // TUF: the offer must be what the organization's offline keys signed, or nothing is fetched.
+        if (deps.tuf) {
+          try {
+            await deps.tuf.check(phase.job);
+          } catch (error) {
+            return fail(message(error));
+          }
         }
         const problem = await download(phase.job, signal);
         if (problem) return fail(problem);

@@ -21,3 +21,4 @@ export * from '../bundle-overrides/schema';
 export * from '../update-reports/schema';
 export * from '../legacy/schema';
 export * from '../rollouts/schema';
+export * from '../tuf/schema';

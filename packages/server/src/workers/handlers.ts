@@ -8,6 +8,7 @@ import type { Platform } from '../platform';
 import { createDeliveryService } from '../webhooks/delivery-worker';
 import { createTunnelDataPlane } from '../tunnels/data-plane/service';
 import { tunnelExpiryJob } from '../tunnels/expiry';
+import { createTufRefresher } from '../tuf/refresher';
 import { firmwareExpiryJob } from '../legacy/firmware-expiry';
 import { firmwareUploadSweepJob } from '../legacy/firmware-upload-sweep';
 import type { BackgroundService } from './background-service';
@@ -15,4 +16,4 @@ import type { JobHandler } from './runner';
 
 export const JOB_HANDLERS: JobHandler[] = [hashBinaryJob, purgeBlobsJob, tunnelExpiryJob, firmwareExpiryJob, firmwareUploadSweepJob];
 
-export const BACKGROUND_SERVICES: ((platform: Platform) => BackgroundService)[] = [createDeliveryService, createTunnelDataPlane];
+export const BACKGROUND_SERVICES: ((platform: Platform) => BackgroundService)[] = [createDeliveryService, createTunnelDataPlane, createTufRefresher];
