@@ -53,6 +53,10 @@ describe('applyDelta', () => {
     expect(fs.readFileSync(out).equals(target)).toBe(true);
   });
 
+  it('takes the base hash the device already knows instead of reading the base again', async () => {
+    await expect(applyDelta(path.join(dir, 'base'), good, path.join(dir, 'o1'), scratch(), { baseSha256: sha(randomBytes(8)) })).rejects.toMatchObject({ reason: 'wrong_base' });
+  });
+
   it('refuses a base that is not the delta\'s base', async () => {
     fs.writeFileSync(path.join(dir, 'other'), randomBytes(base.length));
     await expect(applyDelta(path.join(dir, 'other'), good, path.join(dir, 'o2'), scratch())).rejects.toMatchObject({ reason: 'wrong_base' });
@@ -66,7 +70,7 @@ describe('applyDelta', () => {
   });
 
   it('fails when zstd is missing', async () => {
-    await expect(applyDelta(path.join(dir, 'base'), good, path.join(dir, 'o4'), scratch(), '/nonexistent/zstd')).rejects.toMatchObject({ reason: 'zstd_missing' });
+    await expect(applyDelta(path.join(dir, 'base'), good, path.join(dir, 'o4'), scratch(), { zstd: '/nonexistent/zstd' })).rejects.toMatchObject({ reason: 'zstd_missing' });
   });
 
   it('refuses an archive with members a delta does not have (links, other paths)', async () => {

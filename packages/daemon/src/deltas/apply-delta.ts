@@ -2,8 +2,8 @@
  * Rebuilds a binary from the base the device holds and a delta the server made (decision 005):
  * each segment is `zstd -d --patch-from` of its patch against the base's bytes around the same
  * offset, so memory stays bounded by one segment whatever the image size. Any problem throws
- * DeltaFailed; the caller then downloads the full binary. The caller still verifies the result's
- * hash and signature exactly as for a full download: this module's checks only fail early.
+ * DeltaFailed; the caller then downloads the full binary. The caller verifies the result's hash
+ * and signature exactly as for a full download (this module does not hash the result twice).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -82,13 +82,23 @@ function parseDescription(text: string): Description {
   return d;
 }
 
-/** Writes the rebuilt binary to `outPath`; `work` is an empty scratch directory the caller removes. */
-export async function applyDelta(basePath: string, deltaPath: string, outPath: string, work: string, zstd = 'zstd'): Promise<{ targetSha256: string; targetSize: number }> {
+export interface ApplyOptions {
+  zstd?: string;
+  /** The base's SHA-256 when the device already knows it (it verified it when installing it). */
+  baseSha256?: string;
+}
+
+/**
+ * Writes the rebuilt binary to `outPath` and returns the hash and size it must have;
+ * `work` is an empty scratch directory the caller removes.
+ */
+export async function applyDelta(basePath: string, deltaPath: string, outPath: string, work: string, options: ApplyOptions = {}): Promise<{ targetSha256: string; targetSize: number }> {
+  const zstd = options.zstd ?? 'zstd';
   if (!(await zstdAvailable(zstd))) throw new DeltaFailed('zstd_missing', `${zstd} does not run`);
   await extract(deltaPath, work);
   const d = parseDescription(await fs.promises.readFile(path.join(work, 'delta.json'), 'utf8').catch(() => '{}'));
   const baseSize = (await fs.promises.stat(basePath)).size;
-  if (baseSize !== d.base.size || (await sha256File(basePath)) !== d.base.sha256) throw new DeltaFailed('wrong_base', 'the base on the device is not the delta\'s base');
+  if (baseSize !== d.base.size || (options.baseSha256 ?? (await sha256File(basePath))) !== d.base.sha256) throw new DeltaFailed('wrong_base', 'the base on the device is not the delta\'s base');
   await fs.promises.writeFile(outPath, '');
   const window = path.join(work, 'window');
   const segment = path.join(work, 'segment');
@@ -103,8 +113,6 @@ export async function applyDelta(basePath: string, deltaPath: string, outPath: s
     });
     await pipeline(fs.createReadStream(segment), fs.createWriteStream(outPath, { flags: 'a' }));
   }
-  const targetSize = (await fs.promises.stat(outPath)).size;
-  const targetSha256 = await sha256File(outPath);
-  if (targetSize !== d.target.size || targetSha256 !== d.target.sha256) throw new DeltaFailed('mismatch', 'the rebuilt binary is not the delta\'s target');
-  return { targetSha256, targetSize };
+  if ((await fs.promises.stat(outPath)).size !== d.target.size) throw new DeltaFailed('mismatch', 'the rebuilt binary is not the delta\'s target size');
+  return { targetSha256: d.target.sha256, targetSize: d.target.size };
 }

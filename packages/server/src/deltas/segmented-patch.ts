@@ -83,7 +83,7 @@ export async function makeDelta(basePath: string, targetPath: string, outPath: s
       segments,
     };
     await fs.promises.writeFile(path.join(work, 'delta.json'), JSON.stringify(description));
-    await run('tar', ['-cf', outPath, '--format=ustar', '-C', work, 'delta.json', ...names]);
+    await run('tar', ['-cf', outPath, '--format=ustar', '--blocking-factor=1', '-C', work, 'delta.json', ...names]);
     return description;
   } finally {
     await fs.promises.rm(work, { recursive: true, force: true });

@@ -1,0 +1,64 @@
+/**
+ * Creating a release enqueues the durable delta job for each binary pair (the same artifact and
+ * target in the cohort's recent releases); the job makes the delta with the real zstd and stores
+ * it in the blob store, where it rebuilds the new binary from the old one.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { eq } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { binaryDeltas } from '../../src/deltas/schema';
+import { jobs } from '../../src/workers/schema';
+import { createArtifactVersion, eventually, MiB, uploadedBinary } from '../support/binaries';
+import { useFleet } from '../support/fleet';
+import { useTestServer } from '../support/server';
+
+const t = useTestServer();
+const fleet = useFleet(t);
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-deltas-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const idOf = (prn: string) => prn.split(':').pop()!;
+
+async function release(bundlePrn: string, cohortPrn: string, name: string) {
+  const res = await t.api('POST', '/releases', { bundle_prn: bundlePrn, cohort_prn: cohortPrn, name, required: false, schedule_date: null });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+}
+
+describe('release deltas', () => {
+  it('makes a delta from the previous release\'s binary to the new one, and only for matching pairs', async () => {
+    const v1 = await createArtifactVersion(t.api, '1.0.0');
+    const v2 = await t.api('POST', '/artifact_versions', { artifact_prn: v1.artifactPrn, version: '2.0.0' });
+    const old = Buffer.alloc(2 * MiB, 7);
+    for (let i = 0; i < old.length; i += 4096) old.writeUInt32LE(i, i);
+    const next = Buffer.from(old);
+    next.fill(9, MiB, MiB + 8192);
+    const a = await uploadedBinary(t.api, old, { until: 'signable', versionPrn: v1.prn });
+    const b = await uploadedBinary(t.api, next, { until: 'signable', versionPrn: v2.body.artifact_version.prn });
+    const bundle1 = (await t.api('POST', '/bundles', { name: 'one', artifact_version_prns: [v1.prn] })).body.bundle.prn;
+    const bundle2 = (await t.api('POST', '/bundles', { name: 'two', artifact_version_prns: [v2.body.artifact_version.prn] })).body.bundle.prn;
+    const cohort = await fleet.cohort();
+    const unrelated = await fleet.bundle();
+    await release(bundle1, cohort.prn, 'one');
+    await release(unrelated.prn, cohort.prn, 'unrelated');
+    await release(bundle2, cohort.prn, 'two');
+
+    const db = t.server.platform.db;
+    const rows = await db.select().from(binaryDeltas).where(eq(binaryDeltas.targetBinaryId, idOf(b.prn)));
+    expect(rows.map((r) => r.baseBinaryId)).toEqual([idOf(a.prn)]);
+    await eventually(async () => (await db.select().from(binaryDeltas).where(eq(binaryDeltas.id, rows[0]!.id)))[0]!.state !== 'pending', 30_000);
+    const [made] = await db.select().from(binaryDeltas).where(eq(binaryDeltas.id, rows[0]!.id));
+    expect(made).toMatchObject({ state: 'ready', error: null });
+    expect(made!.size!).toBeLessThan(next.length / 10);
+    expect(await db.select().from(jobs).where(eq(jobs.kind, 'binary.delta'))).toEqual([]);
+
+    // The stored delta rebuilds the new binary from the old one with nothing but tar and zstd.
+    await pipeline(await t.server.platform.blobs.get(made!.blobKey!), fs.createWriteStream(path.join(dir, 'delta.tar')));
+    fs.writeFileSync(path.join(dir, 'base'), old);
+    execFileSync('tar', ['-xf', path.join(dir, 'delta.tar'), '-C', dir]);
+    const rebuilt = execFileSync('zstd', ['-d', '-c', '--long=26', `--patch-from=${path.join(dir, 'base')}`, path.join(dir, '000000.zst')], { maxBuffer: 8 * MiB });
+    expect(rebuilt.equals(next)).toBe(true);
+  });
+});
