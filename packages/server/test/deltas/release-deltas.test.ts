@@ -60,5 +60,18 @@ describe('release deltas', () => {
     execFileSync('tar', ['-xf', path.join(dir, 'delta.tar'), '-C', dir]);
     const rebuilt = execFileSync('zstd', ['-d', '-c', '--long=26', `--patch-from=${path.join(dir, 'base')}`, path.join(dir, '000000.zst')], { maxBuffer: 8 * MiB });
     expect(rebuilt.equals(next)).toBe(true);
+
+    // The admin API shows the pair, its state and size beside the full binary's.
+    const listed = await t.api('GET', `/binaries/${b.prn}/deltas`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.binary_deltas).toEqual([
+      expect.objectContaining({ base_binary_prn: a.prn, target_binary_prn: b.prn, state: 'ready', size: made!.size, hash: made!.hash, target_size: next.length, error: null }),
+    ]);
+    expect((await t.api('GET', `/binaries/${a.prn}/deltas`)).body.binary_deltas).toEqual([]);
+    // Another organization sees neither the binary nor its deltas.
+    const other = await t.createOrganization();
+    const hidden = await other.api('GET', `/binaries/${b.prn}/deltas`);
+    expect(hidden.status).toBe(404);
+    expect(JSON.stringify(hidden.body)).not.toContain(idOf(a.prn));
   });
 });
