@@ -8,6 +8,7 @@ import { deviceCertificateRoutes } from './certificates/device-certificate-route
 import { binaryRoutes } from './binaries/routes';
 import { partRoutes } from './binaries/part-routes';
 import { signatureRoutes } from './binaries/signature-routes';
+import { deltaRoutes } from './deltas/routes';
 import { bundleRoutes } from './bundles/routes';
 import { bundleSignatureRoutes } from './bundle-signatures/routes';
 import { claimTokenRoutes } from './claims/routes';
@@ -49,6 +50,7 @@ export const ADMIN_ROUTES: ContextRoutes[] = [
   binaryRoutes,
   partRoutes,
   signatureRoutes,
+  deltaRoutes,
   blobDownloadRoutes,
   bundleRoutes,
   bundleSignatureRoutes,

@@ -29,6 +29,18 @@ export const ManifestEntry = Type.Object({
   target: Target,
   url: Url,
   signatures: Type.Array(ManifestSignature),
+  delta: Type.Optional(
+    Type.Object(
+      {
+        url: Type.String({ description: 'Download URL of the delta, valid 24 hours.' }),
+        size: Size,
+        hash: Type.String({ description: 'Lowercase hex SHA-256 of the delta.' }),
+        base_binary_prn: Prn('The binary the delta rebuilds from: the one the device runs.'),
+        base_hash: Type.String({ description: 'Lowercase hex SHA-256 of the base binary.' }),
+      },
+      { description: "Present when a delta from the binary the device reports running is ready (docs: Delta updates). The rebuilt binary is checked against `hash` and `signatures` like a download." },
+    ),
+  ),
 });
 export type ManifestEntry = Static<typeof ManifestEntry>;
 

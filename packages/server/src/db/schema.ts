@@ -9,6 +9,7 @@ export * from '../signing-keys/schema';
 export * from '../events/schema';
 export * from '../workers/schema';
 export * from '../binaries/schema';
+export * from '../deltas/schema';
 export * from '../bundles/schema';
 export * from '../bundle-signatures/schema';
 export * from '../claims/schema';

@@ -15,6 +15,7 @@ import { searchCondition, type SearchColumn, type SearchFields } from '../search
 import { parseDateTime } from '../core/time';
 import { removeFromChain, type LinkChange } from './chain';
 import { chainInvalid, loadChain, lockCohortChain, orderAfter, verifyChain, writeLinks, type ReleaseRow } from './chain-store';
+import { enqueueReleaseDeltas } from '../deltas/enqueue';
 import { checkBundleProduct } from './bundle-product';
 import { getBundle, getCohort } from './neighbours';
 import { placeRelease, type Placement } from './position';
@@ -184,6 +185,7 @@ export async function createRelease(db: Database, actor: Actor, input: NewReleas
     const { insertedAt: _i, updatedAt: _u, ...values } = row;
     await tx.insert(releases).values({ ...values, nextReleaseId: own.nextReleaseId });
     await writeLinks(tx, changes.filter((change) => change.releaseId !== id));
+    await enqueueReleaseDeltas(tx, actor.organizationId, { id, cohortId: cohort.id, bundleId: bundle.id });
     return findIn(await verifyChain(tx, actor.organizationId, cohort.id), id);
   });
 }

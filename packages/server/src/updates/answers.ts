@@ -17,7 +17,8 @@ import { toAdminManifestEntry } from '../binaries/admin-manifest';
 import { manifestForBundleCached } from '../binaries/manifest';
 import type { ManifestEntry } from '../binaries/manifest-schemas';
 import type { AdminUpdateAnswer, DeviceUpdateAnswer } from './api-schemas';
-import type { LoadedCheck } from './inputs';
+import type { LoadedCheck, ReportedState } from './inputs';
+import { withDeltas } from '../deltas/manifest-deltas';
 import type { ResolutionResult } from './core/resolution-types';
 import type { CheckDevice } from './check-state';
 import { releaseToWire } from '../releases/wire';
@@ -59,7 +60,7 @@ async function bundleWire(db: Executor, bundleId: string, target: string | null)
 }
 
 /** Only the expansions asked for are loaded; an absent source answers null for each. */
-export async function deviceAnswer(db: Executor, platform: Platform, device: CheckDevice, loaded: LoadedCheck, result: ResolutionResult, expand: ReadonlySet<UpdateExpansion>): Promise<DeviceUpdateAnswer> {
+export async function deviceAnswer(db: Executor, platform: Platform, device: CheckDevice, loaded: LoadedCheck, result: ResolutionResult, expand: ReadonlySet<UpdateExpansion>, reported: ReportedState = {}): Promise<DeviceUpdateAnswer> {
   const answer: DeviceUpdateAnswer = { status: result.status };
   if (expand.has('source_type')) answer.source_type = result.sourceType;
   if (expand.has('release')) {
@@ -75,7 +76,10 @@ export async function deviceAnswer(db: Executor, platform: Platform, device: Che
     const [cohort] = device.cohortId === null ? [] : await db.select().from(cohorts).where(eq(cohorts.id, device.cohortId));
     answer.cohort = cohort ? cohortToWire(cohort) : null;
   }
-  if (expand.has('manifest')) answer.manifest = await manifestOf(db, platform, device, result);
+  if (expand.has('manifest')) {
+    const manifest = await manifestOf(db, platform, device, result);
+    answer.manifest = manifest && (await withDeltas(db, platform, device.organizationId, reported, manifest));
+  }
   return answer;
 }
 

@@ -232,7 +232,7 @@ export async function checkForUpdate(platform: Platform, asked: CheckDevice, rep
     return {
       result,
       adminAnswer: () => adminAnswer(db, platform, device, result),
-      deviceAnswer: (expand) => deviceAnswer(db, platform, device, answered, result, expand),
+      deviceAnswer: (expand) => deviceAnswer(db, platform, device, answered, result, expand, reported),
     };
   }
 }

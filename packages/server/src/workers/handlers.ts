@@ -3,6 +3,7 @@
  * to JOB_HANDLERS, or a long-running loop of its own (webhook delivery) to BACKGROUND_SERVICES.
  */
 import { hashBinaryJob } from '../binaries/hashing-job';
+import { binaryDeltaJob } from '../deltas/delta-job';
 import { purgeBlobsJob } from '../binaries/purge-job';
 import type { Platform } from '../platform';
 import { createDeliveryService } from '../webhooks/delivery-worker';
@@ -14,6 +15,6 @@ import { firmwareUploadSweepJob } from '../legacy/firmware-upload-sweep';
 import type { BackgroundService } from './background-service';
 import type { JobHandler } from './runner';
 
-export const JOB_HANDLERS: JobHandler[] = [hashBinaryJob, purgeBlobsJob, tunnelExpiryJob, firmwareExpiryJob, firmwareUploadSweepJob];
+export const JOB_HANDLERS: JobHandler[] = [hashBinaryJob, binaryDeltaJob, purgeBlobsJob, tunnelExpiryJob, firmwareExpiryJob, firmwareUploadSweepJob];
 
 export const BACKGROUND_SERVICES: ((platform: Platform) => BackgroundService)[] = [createDeliveryService, createTunnelDataPlane, createTufRefresher];
