@@ -14,6 +14,9 @@ import { freePort } from '../../../server/test/support/server-process';
 import { startTestServer, type TestServer } from '../../../server/test/support/server';
 import { bundleDaemon, createCohort, createFleet, createSigner, DAEMON_BUNDLE, enrollDevice, eventually, publishRelease, removeTemporaryDirs, temporaryDir, updateReports, type Fleet, type Signer } from '../support/harness';
 import { copyDisk, guestConfig, makeDataDisk, readGrubenv } from './guest-disks';
+import { fencedBlocks } from '../../../../site/test/helpers/shellBlocks';
+import { validateConfig } from '../../src/config/schema';
+import { DAEMON_ROOT } from '../support/harness';
 import { Vm } from './vm';
 import { vmImages, vmUnavailable, type VmImages } from './vm-image';
 
@@ -74,6 +77,19 @@ async function lastReport(devicePrn: string, status: string, timeoutMs: number) 
     return list.at(-1)?.status === status ? list : null;
   }, `the ${status} report`, timeoutMs);
 }
+
+const DOCS_PAGE = 'site/docs/canopy-core/tools/canopy-daemon/grub-environment.md';
+
+describe('the GRUB environment docs page (grub-environment.md)', () => {
+  const blocks = fencedBlocks(DOCS_PAGE, fs.readFileSync(path.join(DAEMON_ROOT, '../..', DOCS_PAGE), 'utf8'));
+  it('shows the grub.cfg this test boots, and a grub_environment the daemon accepts', () => {
+    expect(blocks.find((b) => b.lang === 'text')!.code.trim()).toBe(fs.readFileSync(path.join(__dirname, 'grub.cfg'), 'utf8').trim());
+    const fragment = JSON.parse(blocks.find((b) => b.lang === 'json')!.code);
+    const config = validateConfig({ ...guestConfig('https://10.0.2.2:4001'), grub_environment: undefined, avocado_ab: undefined, ...fragment });
+    expect(config.grub_environment).toEqual({ file: '/boot-env/grub/grubenv', variables: { active_slot: 'canopy_active_slot', upgrade_available: 'canopy_upgrade_available', boot_count: 'canopy_boot_count', boot_limit: 'canopy_boot_limit' } });
+    expect(() => validateConfig({ ...guestConfig('https://10.0.2.2:4001'), grub_environment: { file: 'grubenv' } })).toThrow(/grub_environment\.file/);
+  });
+});
 
 describe.skipIf(unavailable)(`a QEMU machine with GRUB and two root slots${unavailable ? ` (${unavailable})` : ''}`, () => {
   it('installs a new root file system, reboots into the other slot, confirms it and reports installed', async () => {
