@@ -118,6 +118,7 @@ const TOP_LEVEL = [
   'remote_access_tunnels',
   'tunnel_poll_interval',
   'uboot_environment',
+  'grub_environment',
   'avocado_ab',
   'tuf',
   'log_level',
@@ -173,17 +174,31 @@ function ubootEnvironmentAt(value: unknown, path: string): UbootEnvironmentConfi
     if (!(error instanceof LocationError)) throw error;
     throw new ConfigError(error.path, error.message.slice(error.path.length + 2));
   }
-  const names = raw.variables === undefined ? {} : objectAt(raw.variables, `${path}.variables`, ['active_slot', 'upgrade_available', 'boot_count', 'boot_limit']);
+  return { copies, variables: variablesAt(raw.variables, `${path}.variables`) };
+}
+
+/** The trial variables' names, defaults canopy_*. GRUB scripts read only letters, digits and _. */
+function variablesAt(value: unknown, path: string, grub = false): UbootEnvironmentConfig['variables'] {
+  const pattern = grub ? /^[A-Za-z0-9_]+$/ : /^[A-Za-z0-9_.-]+$/;
+  const message = grub ? 'must be a GRUB variable name (letters, digits, _)' : 'must be a variable name (letters, digits, _ . -)';
+  const names = value === undefined ? {} : objectAt(value, path, ['active_slot', 'upgrade_available', 'boot_count', 'boot_limit']);
   const variable = (key: string, fallback: string) =>
-    names[key] === undefined ? fallback : stringAt(names[key], `${path}.variables.${key}`, (s) => (/^[A-Za-z0-9_.-]+$/.test(s) ? null : 'must be a variable name (letters, digits, _ . -)'));
+    names[key] === undefined ? fallback : stringAt(names[key], `${path}.${key}`, (s) => (pattern.test(s) ? null : message));
   return {
-    copies,
-    variables: {
-      active_slot: variable('active_slot', 'canopy_active_slot'),
-      upgrade_available: variable('upgrade_available', 'canopy_upgrade_available'),
-      boot_count: variable('boot_count', 'canopy_boot_count'),
-      boot_limit: variable('boot_limit', 'canopy_boot_limit'),
-    },
+    active_slot: variable('active_slot', 'canopy_active_slot'),
+    upgrade_available: variable('upgrade_available', 'canopy_upgrade_available'),
+    boot_count: variable('boot_count', 'canopy_boot_count'),
+    boot_limit: variable('boot_limit', 'canopy_boot_limit'),
+  };
+}
+
+function grubEnvironmentAt(value: unknown, path: string): NonNullable<DaemonConfig['grub_environment']> {
+  const raw = objectAt(value, path, ['file', 'editenv', 'variables']);
+  if (raw.file === undefined) throw new ConfigError(`${path}.file`, 'is required');
+  return {
+    file: stringAt(raw.file, `${path}.file`, absolutePath),
+    ...(raw.editenv !== undefined ? { editenv: stringAt(raw.editenv, `${path}.editenv`) } : {}),
+    variables: variablesAt(raw.variables, `${path}.variables`, true),
   };
 }
 
@@ -262,6 +277,7 @@ export function validateConfig(input: unknown): DaemonConfig {
     remote_access_tunnels: { enabled, port_ranges: portRanges, cidr_blocks: cidrBlocks, shell: tunnels.shell ?? true },
     tunnel_poll_interval: raw.tunnel_poll_interval === undefined ? 10 : integerAt(raw.tunnel_poll_interval, 'tunnel_poll_interval', 1, 86400),
     ...(raw.uboot_environment !== undefined ? { uboot_environment: ubootEnvironmentAt(raw.uboot_environment, 'uboot_environment') } : {}),
+    ...(raw.grub_environment !== undefined ? { grub_environment: grubEnvironmentAt(raw.grub_environment, 'grub_environment') } : {}),
     ...(avocadoAb ? { avocado_ab: avocadoAb } : {}),
     ...(tuf ? { tuf } : {}),
     log_level: logLevel as LogLevel,

@@ -63,6 +63,13 @@ export interface DaemonConfig {
   };
   tunnel_poll_interval: number;
   uboot_environment?: UbootEnvironmentConfig;
+  /** GRUB's environment block instead of U-Boot's (grub-env/): the file and the tool that edits it. */
+  grub_environment?: {
+    file: string;
+    /** grub-editenv's path or name; default `grub-editenv`. */
+    editenv?: string;
+    variables: UbootEnvironmentConfig['variables'];
+  };
   /** The two A/B slots the avocado-ab installer writes images to. */
   avocado_ab?: {
     slots: { a: string; b: string };

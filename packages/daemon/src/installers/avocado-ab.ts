@@ -1,11 +1,11 @@
 /**
  * The `avocado-ab` installer: the image goes to the inactive slot, the U-Boot environment switches
- * to it for a trial boot, and after the reboot `health_check` decides whether it stays. The trial
+ * (or GRUB's grubenv) to it for a trial boot, and after the reboot `health_check` decides whether it stays. The trial
  * protocol shared with the boot script, and the decisions taken where the docs are silent, are in
  * avocado-ab-trial.ts; the docs page is uboot-environment/overview.md.
  *
  * Configuration read: `avocado_ab.slots.a` / `.b` (the two slot devices, or files in tests),
- * `uboot_environment` (copies and variable names), `health_check`, `install_timeout`.
+ * `uboot_environment` or `grub_environment` (boot-env/), `health_check`, `install_timeout`.
  *
  * Safe to re-run after a power cut at any step:
  * - the inactive slot is rewritten from the start and read back against the manifest's SHA-256
@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { DaemonConfig } from '../config/types.ts';
-import { locationsFromConfig, openEnvironment, type UbootEnvironment } from '../uboot-env/index.ts';
+import { bootEnvironmentProblem, openBootEnvironment, type BootEnvironment } from '../boot-env/boot-environment.ts';
 import {
   activeSlot,
   DEFAULT_VARIABLE_NAMES,
@@ -41,14 +41,15 @@ const TRIAL_FILE = 'trial.json';
 const CHUNK = 1 << 20;
 
 interface AbSetup {
-  env: UbootEnvironment;
+  env: BootEnvironment;
   names: TrialVariableNames;
   slots: Record<Slot, string>;
 }
 
 /** What the configuration lacks for avocado-ab, or null: the installer's `unavailable`. */
 export function abSetupProblem(config: DaemonConfig): string | null {
-  if (!config.uboot_environment) return 'avocado-ab needs uboot_environment in the configuration';
+  const boot = bootEnvironmentProblem(config);
+  if (boot) return boot;
   if (!config.avocado_ab?.slots?.a || !config.avocado_ab.slots.b) return 'avocado-ab needs avocado_ab.slots.a and avocado_ab.slots.b in the configuration';
   return null;
 }
@@ -56,9 +57,9 @@ export function abSetupProblem(config: DaemonConfig): string | null {
 /** The environment and slots from the configuration, or an error naming the missing key. */
 export function abSetup(config: DaemonConfig): AbSetup {
   const problem = abSetupProblem(config);
-  if (problem || !config.uboot_environment || !config.avocado_ab) throw new Error(problem ?? 'avocado-ab is not configured');
-  const env = openEnvironment(locationsFromConfig(config.uboot_environment.copies));
-  const names = { ...DEFAULT_VARIABLE_NAMES, ...config.uboot_environment.variables };
+  if (problem || !config.avocado_ab) throw new Error(problem ?? 'avocado-ab is not configured');
+  const { env, names: configured } = openBootEnvironment(config);
+  const names = { ...DEFAULT_VARIABLE_NAMES, ...configured };
   return { env, names, slots: { a: config.avocado_ab.slots.a, b: config.avocado_ab.slots.b } };
 }
 
@@ -280,7 +281,7 @@ export async function confirmAvocadoAbTrial(context: ConfirmContext): Promise<Ab
  * would judge the old software.
  */
 export async function avocadoAbTrialPending(config: DaemonConfig, stateDir: string, bootId?: string): Promise<boolean> {
-  if (!config.uboot_environment || !config.avocado_ab) return false;
+  if (abSetupProblem(config)) return false;
   const { env, names } = abSetup(config);
   const record = await readTrial(stateDir);
   if (bootId !== undefined && record?.boot_id === bootId) return false;
@@ -295,7 +296,7 @@ export const avocadoAbInstaller: Installer = {
   confirm: confirmAvocadoAbTrial,
   trialPending: avocadoAbTrialPending,
   async currentSlot(config: DaemonConfig) {
-    if (!config.uboot_environment || !config.avocado_ab) return undefined;
+    if (abSetupProblem(config)) return undefined;
     const { env, names } = abSetup(config);
     return activeSlot((await env.read()).variables, names) ?? undefined;
   },

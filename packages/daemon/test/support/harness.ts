@@ -126,9 +126,10 @@ export interface Release {
 
 /**
  * Uploads `bytes` as a binary with `customMetadata`, signs it with each signer, bundles it and
- * releases it to the cohort, through the admin API.
+ * releases it to the cohort, through the admin API. `uploadOrigin` replaces the presigned upload
+ * URLs' origin (a server whose public URL is an address only its devices reach, as in the VM test).
  */
-export async function publishRelease(api: Api, cohortPrn: string, bytes: Buffer, customMetadata: object, signers: Signer[], name: string): Promise<Release> {
+export async function publishRelease(api: Api, cohortPrn: string, bytes: Buffer, customMetadata: object, signers: Signer[], name: string, uploadOrigin?: string): Promise<Release> {
   const { createHash } = await import('node:crypto');
   const hash = createHash('sha256').update(bytes).digest('hex');
   const artifact = (await ok(api, 'POST', '/artifacts', { name: `${name}-${Date.now()}` })).artifact;
@@ -138,7 +139,9 @@ export async function publishRelease(api: Api, cohortPrn: string, bytes: Buffer,
   for (let offset = 0, index = 1; offset < bytes.length; offset += PART, index++) {
     const part = bytes.subarray(offset, offset + PART);
     const declared = await ok(api, 'PUT', `/binaries/${binary.prn}/parts/${index}`, { expected_binary_size: bytes.length, hash: createHash('sha256').update(part).digest('hex'), size: part.length });
-    const put = await fetch(declared.binary_part.presigned_upload_url, { method: 'PUT', body: new Uint8Array(part) });
+    const uploadUrl = new URL(declared.binary_part.presigned_upload_url);
+    const target = uploadOrigin ? new URL(`${uploadUrl.pathname}${uploadUrl.search}`, uploadOrigin) : uploadUrl;
+    const put = await fetch(target, { method: 'PUT', body: new Uint8Array(part) });
     if (put.status !== 200) throw new Error(`part upload answered ${put.status}`);
   }
   await ok(api, 'PATCH', `/binaries/${binary.prn}`, { state: 'hashable' }, 200);
