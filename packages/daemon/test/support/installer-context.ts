@@ -27,6 +27,7 @@ export function scratch(prefix: string, health_check?: string): Scratch {
     update_jitter: 30,
     trusted_signing_keys: [],
     signature_threshold: 1,
+    bundle_signature_threshold: 0,
     download_dir: path.join(dir, 'downloads'),
     state_dir: path.join(dir, 'state'),
     install_timeout: 120,

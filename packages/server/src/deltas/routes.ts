@@ -1,7 +1,6 @@
 /** Admin API of deltas: per binary, the deltas made (or being made) to it from earlier binaries. */
 import { Type } from 'typebox';
-import { getBinary } from '../binaries/service';
-import { BinarySize, Sha256Hex } from '../binaries/route-schemas';
+import { BinarySize, getBinary, Sha256Hex } from './neighbours';
 import { resourcePrn } from '../core/prn';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';

@@ -9,8 +9,9 @@ import type { Executor } from '../db/connection';
 import { devices } from './schema';
 import { deviceSearchCondition } from './search';
 
-/** A device is online when it communicated within this window (the legacy API's `status` too). */
-export const ONLINE_WINDOW_SECONDS = 5 * 60;
+import { ONLINE_WINDOW_SECONDS } from './online';
+
+export { ONLINE_WINDOW_SECONDS };
 
 export interface DeviceCounts {
   total: number;

@@ -11,7 +11,7 @@ import { compileSearch, parseSearch, searchCondition, type SearchClause, type Se
 // The one error constructor the shared module does not re-export; this file extends the language.
 import { searchError } from '../search/syntax';
 import { devices } from './schema';
-import { ONLINE_WINDOW_SECONDS } from './counts';
+import { ONLINE_WINDOW_SECONDS } from './online';
 import { UPDATE_REPORT_STATUSES } from '../update-reports/schema';
 
 const DATE_OPERATORS = [':', '<', '<=', '>', '>='] as const;

@@ -5,7 +5,7 @@ import { actorOf } from '../http/auth';
 import { parameterError } from '../http/errors';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { list, Nullable, Prn, PrnParams, STANDARD_ERRORS, Timestamp } from '../http/schemas';
-import { UPDATE_REPORT_STATUSES, type UpdateReportStatus } from '../update-reports/schema';
+import { UPDATE_REPORT_STATUSES, type UpdateReportStatus } from './neighbours';
 import { listReleaseReports } from './release-reports';
 
 const Status = Type.Union([Type.Literal('downloading'), Type.Literal('installing'), Type.Literal('rebooting'), Type.Literal('installed'), Type.Literal('failed'), Type.Literal('rolled_back')]);

@@ -10,7 +10,7 @@ import { NOT_ELIGIBLE_REASONS } from './fleet';
 import { DryRunBody, dryRun, Release, releaseFields, revertRelease, rolloutProgress } from './service';
 import { controlRelease } from './controls';
 import { devicePenalties, releaseFromPenaltyBox, releasePenalties } from './penalty-box';
-import { releaseToWire } from '../releases/wire';
+import { releaseToWire } from './neighbours';
 import type { ReleaseControl } from './control-rules';
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
