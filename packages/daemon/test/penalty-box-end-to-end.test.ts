@@ -8,27 +8,17 @@
  * The server runs in this process, on PGlite, or on PostgreSQL with DATABASE_URL.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test/support/server';
+import { expect, it } from 'vitest';
+import { useSimulatorServer } from './support/simulator-server';
 import { publishRelease } from '../src/simulator/fleet-setup';
-import { simulate, simulatorWorkDir } from '../src/simulator/simulate';
+import { simulate } from '../src/simulator/simulate';
 
 const DEVICES = Number(process.env.PENALTY_BOX_DEVICES ?? 60);
 const POLL_SECONDS = 2;
 const REST_SECONDS = 8;
 const BINARY_BYTES = 512;
 
-let t: TestServer;
-let workDir: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  workDir = simulatorWorkDir(os.tmpdir());
-});
-afterAll(async () => {
-  await t?.close();
-  if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
-});
+const server = useSimulatorServer();
 
 const until = async (what: string, done: () => boolean | Promise<boolean>, seconds: number) => {
   const deadline = Date.now() + seconds * 1000;
@@ -54,16 +44,12 @@ it(`rests the devices failing a release, ${DEVICES} simulated devices, and offer
   let scenarioRan = false;
 
   await simulate({
-    adminUrl: t.url,
-    apiKey: t.apiKey,
-    deviceUrl: t.deviceUrl,
-    serverCaPem: t.deviceServerCaPem,
+    ...server.target(),
     devices: DEVICES,
     pollSeconds: POLL_SECONDS,
     jitterSeconds: 0.5,
     binarySize: BINARY_BYTES,
     timeoutSeconds: 120,
-    workDir,
     installFailures: { share: 0.3, versions: ['2.0.0'] },
     write: (line) => lines.push(line),
     onTransition: (index, state, event) => {
@@ -74,7 +60,7 @@ it(`rests the devices failing a release, ${DEVICES} simulated devices, and offer
       scenarioRan = true;
       const r2 = await publishRelease(api, fleet, { size: BINARY_BYTES, version: '2.0.0', release: { penalty_box: { failures: 2, window_seconds: null, rest_seconds: REST_SECONDS } } });
       r2Prn = r2.releasePrn;
-      const box = async (): Promise<Entry[]> => (await t.api('GET', `/releases/${r2Prn}/penalty_box`)).body.penalty_box;
+      const box = async (): Promise<Entry[]> => (await server.t.api('GET', `/releases/${r2Prn}/penalty_box`)).body.penalty_box;
 
       // Every device ends on r2 or rests from it.
       await until('every device on r2 or resting', async () => running.filter((r) => r === r2Prn).length + (await box()).filter((e) => e.resting).length === DEVICES, 120);
@@ -82,7 +68,7 @@ it(`rests the devices failing a release, ${DEVICES} simulated devices, and offer
       const faulty = DEVICES - running.filter((r) => r === r2Prn).length;
       expect(faulty).toBe(Math.round(DEVICES * 0.3));
       expect(first.filter((e) => e.resting)).toHaveLength(faulty);
-      expect((await t.api('GET', `/releases/${r2Prn}/rollout`)).body.rollout).toMatchObject({ resting: faulty, reported: { failed: faulty } });
+      expect((await server.t.api('GET', `/releases/${r2Prn}/rollout`)).body.rollout).toMatchObject({ resting: faulty, reported: { failed: faulty } });
       // Each faulty device was offered r2 exactly twice: the second failure boxed it before its next check.
       const faultyIndexes = offers.map((o, i) => i).filter((i) => running[i] !== r2Prn);
       for (const i of faultyIndexes) expect(offers[i]).toHaveLength(2);
@@ -91,7 +77,7 @@ it(`rests the devices failing a release, ${DEVICES} simulated devices, and offer
       await until('every faulty device boxed a second time', async () => (await box()).filter((e) => e.rests === 2 && e.resting).length === faulty, REST_SECONDS + 60);
       // No third offer came before its device's rest ended (devices named by their simulator index).
       const restUntil = new Map(first.map((e) => [e.device_prn, Date.parse(e.rest_until!)]));
-      const listed = (await t.api('GET', `/devices?limit=${DEVICES}`)).body.devices as { prn: string; identifier: string }[];
+      const listed = (await server.t.api('GET', `/devices?limit=${DEVICES}`)).body.devices as { prn: string; identifier: string }[];
       const indexOf = new Map(listed.map((d) => [Number(d.identifier.split('-').pop()), d.prn]));
       for (const i of faultyIndexes) {
         expect(offers[i]).toHaveLength(3);

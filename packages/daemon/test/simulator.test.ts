@@ -5,29 +5,16 @@
  * its share of the cohort.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/test/support/server';
-import { simulate, simulatorWorkDir, startFleet } from '../src/simulator/simulate';
+import { expect, it } from 'vitest';
+import { useSimulatorServer } from './support/simulator-server';
+import { simulate, startFleet } from '../src/simulator/simulate';
 
-let t: TestServer;
-let workDir: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  workDir = simulatorWorkDir(os.tmpdir());
-});
-afterAll(async () => {
-  await t?.close();
-  fs.rmSync(workDir, { recursive: true, force: true });
-});
+const server = useSimulatorServer();
 
 const run = (devices: number, extra: { phases?: number[]; timeoutSeconds?: number; cohortPrn?: string; releasePrn?: string } = {}) => {
   const lines: string[] = [];
   return simulate({
-    adminUrl: t.url,
-    apiKey: t.apiKey,
-    deviceUrl: t.deviceUrl,
-    serverCaPem: t.deviceServerCaPem,
+    ...server.target(),
     devices,
     pollSeconds: 1,
     jitterSeconds: 0.5,
@@ -36,7 +23,6 @@ const run = (devices: number, extra: { phases?: number[]; timeoutSeconds?: numbe
     phases: extra.phases,
     cohortPrn: extra.cohortPrn,
     releasePrn: extra.releasePrn,
-    workDir,
     write: (line) => lines.push(line),
   }).then((summary) => ({ summary, lines }));
 };
@@ -49,14 +35,14 @@ it('converges a fleet of virtual devices on a release, each reporting it to the 
   expect(lines.at(-1)).toMatch(/^converged: 20 of 20 devices run the release/);
   // It finished only once the server had every device's report of the release.
   expect(summary.serverOnRelease).toBe(20);
-  expect((await t.api('GET', `/releases/${summary.releasePrn}/rollout`)).body.rollout.on_release).toBe(20);
+  expect((await server.t.api('GET', `/releases/${summary.releasePrn}/rollout`)).body.rollout.on_release).toBe(20);
 
   // The server's view: 20 devices admitted by JITP, each with an installed report for the release.
-  const reports = await t.api('GET', `/events?type=device&subtype=update_reported&limit=100`);
+  const reports = await server.t.api('GET', `/events?type=device&subtype=update_reported&limit=100`);
   const installed = reports.body.events.filter((e: any) => e.data.data.status === 'installed' && e.data.data.release === summary.releasePrn);
   expect(new Set(installed.map((e: any) => e.resource_prn)).size).toBe(20);
   // Each virtual device wrote the binary into its own directory.
-  const written = fs.readdirSync(workDir).filter((d) => fs.existsSync(`${workDir}/${d}/root/opt/app/app.bin`));
+  const written = fs.readdirSync(server.workDir).filter((d) => fs.existsSync(`${server.workDir}/${d}/root/opt/app/app.bin`));
   expect(written.length).toBeGreaterThanOrEqual(20);
 });
 
@@ -76,16 +62,12 @@ it('enrols a few devices at a time, each counted once the server admitted it and
   const checked = new Set<number>();
   const lines: string[] = [];
   const fleet = await startFleet({
-    adminUrl: t.url,
-    apiKey: t.apiKey,
-    deviceUrl: t.deviceUrl,
-    serverCaPem: t.deviceServerCaPem,
+    ...server.target(),
     devices: 9,
     enrollingAtOnce: 3,
     pollSeconds: 60,
     jitterSeconds: 0,
     binarySize: 1024,
-    workDir,
     write: (line) => lines.push(line),
     onTransition: (index, _state, event) => {
       if (event.type === 'checked') checked.add(index);
@@ -95,7 +77,7 @@ it('enrols a few devices at a time, each counted once the server admitted it and
     // Resolved only once every device checked in: with a 60 s poll, each has checked exactly once.
     expect(checked.size, lines.join('\n')).toBe(9);
     const search = encodeURIComponent(`cohort_prn:'${fleet.cohortPrn}'`);
-    const counts = await t.api('GET', `/devices/counts?search=${search}`);
+    const counts = await server.t.api('GET', `/devices/counts?search=${search}`);
     expect(counts.body.device_counts).toMatchObject({ total: 9, never_connected: 0 });
     expect(lines.at(-1)).toMatch(/^9 virtual devices enrolled in [\d.]+ s/);
   } finally {
@@ -105,11 +87,11 @@ it('enrols a few devices at a time, each counted once the server admitted it and
 
 it('joins an existing cohort and installs its existing release, signed by the organization', async () => {
   const first = await run(2);
-  const { cohort_prn: cohortPrn } = (await t.api('GET', `/releases/${first.summary.releasePrn}`)).body.release;
+  const { cohort_prn: cohortPrn } = (await server.t.api('GET', `/releases/${first.summary.releasePrn}`)).body.release;
   const { summary, lines } = await run(3, { cohortPrn, releasePrn: first.summary.releasePrn });
   expect(summary.convergeSeconds, lines.join('\n')).not.toBeNull();
   expect(summary).toMatchObject({ releasePrn: first.summary.releasePrn, installed: 3, serverOnRelease: 3 });
   expect(lines).toContain(`watching release ${first.summary.releasePrn}`);
-  expect((await t.api('GET', `/releases/${first.summary.releasePrn}/rollout`)).body.rollout.on_release).toBe(5);
-  expect((await t.api('GET', `/cohorts/${cohortPrn}`)).body.cohort.prn).toBe(cohortPrn);
+  expect((await server.t.api('GET', `/releases/${first.summary.releasePrn}/rollout`)).body.rollout.on_release).toBe(5);
+  expect((await server.t.api('GET', `/cohorts/${cohortPrn}`)).body.cohort.prn).toBe(cohortPrn);
 });

@@ -5,6 +5,7 @@
  * DeltaFailed; the caller then downloads the full binary. The caller verifies the result's hash
  * and signature exactly as for a full download (this module does not hash the result twice).
  */
+import { DELTA_FORMAT, type DeltaDescription } from '@canopy/sdk/delta-format';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -21,17 +22,7 @@ export class DeltaFailed extends Error {
   }
 }
 
-interface Description {
-  format: string;
-  segment_bytes: number;
-  margin_bytes: number;
-  window_log: number;
-  base: { size: number; sha256: string };
-  target: { size: number; sha256: string };
-  segments: number;
-}
 
-const FORMAT = 'canopy-zstd-segments-1';
 const MEMBER = /^(delta\.json|\d{6}\.zst)$/;
 const MAX_WINDOW_LOG = 27;
 
@@ -68,15 +59,15 @@ async function extract(deltaPath: string, dir: string): Promise<void> {
   await run('tar', ['-xf', deltaPath, '-C', dir, '--no-same-owner', '--no-same-permissions']);
 }
 
-function parseDescription(text: string): Description {
-  let d: Description;
+function parseDeltaDescription(text: string): DeltaDescription {
+  let d: DeltaDescription;
   try {
-    d = JSON.parse(text) as Description;
+    d = JSON.parse(text) as DeltaDescription;
   } catch {
     throw new DeltaFailed('bad_delta', 'delta.json is not JSON');
   }
   const whole = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0;
-  if (d.format !== FORMAT || !whole(d.segment_bytes) || d.segment_bytes === 0 || !whole(d.margin_bytes) || !whole(d.segments)) throw new DeltaFailed('bad_delta', 'unknown format');
+  if (d.format !== DELTA_FORMAT || !whole(d.segment_bytes) || d.segment_bytes === 0 || !whole(d.margin_bytes) || !whole(d.segments)) throw new DeltaFailed('bad_delta', 'unknown format');
   if (!whole(d.window_log) || d.window_log > MAX_WINDOW_LOG) throw new DeltaFailed('bad_delta', 'window too large');
   if (d.segments !== Math.ceil(d.target.size / d.segment_bytes)) throw new DeltaFailed('bad_delta', 'segment count does not match the size');
   return d;
@@ -96,7 +87,7 @@ export async function applyDelta(basePath: string, deltaPath: string, outPath: s
   const zstd = options.zstd ?? 'zstd';
   if (!(await zstdAvailable(zstd))) throw new DeltaFailed('zstd_missing', `${zstd} does not run`);
   await extract(deltaPath, work);
-  const d = parseDescription(await fs.promises.readFile(path.join(work, 'delta.json'), 'utf8').catch(() => '{}'));
+  const d = parseDeltaDescription(await fs.promises.readFile(path.join(work, 'delta.json'), 'utf8').catch(() => '{}'));
   const baseSize = (await fs.promises.stat(basePath)).size;
   if (baseSize !== d.base.size || (options.baseSha256 ?? (await sha256File(basePath))) !== d.base.sha256) throw new DeltaFailed('wrong_base', 'the base on the device is not the delta\'s base');
   await fs.promises.writeFile(outPath, '');

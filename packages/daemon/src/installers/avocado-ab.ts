@@ -15,6 +15,7 @@
  * - a re-run of the install whose trial already started (same image, slot already switched)
  *   answers as the first run did instead of overwriting the slot the device may be running.
  */
+import { syncDirectory } from '../fs/atomic-write.ts';
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -72,14 +73,6 @@ async function readTrial(stateDir: string): Promise<TrialRecord | null> {
   }
 }
 
-async function fsyncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 async function writeTrial(stateDir: string, record: TrialRecord): Promise<void> {
   await fs.mkdir(stateDir, { recursive: true });
@@ -93,12 +86,12 @@ async function writeTrial(stateDir: string, record: TrialRecord): Promise<void> 
     await handle.close();
   }
   await fs.rename(temp, target);
-  await fsyncDir(stateDir);
+  await syncDirectory(stateDir);
 }
 
 async function clearTrial(stateDir: string): Promise<void> {
   await fs.rm(path.join(stateDir, TRIAL_FILE), { force: true });
-  await fsyncDir(stateDir).catch(() => undefined);
+  await syncDirectory(stateDir).catch(() => undefined);
 }
 
 /**

@@ -6,19 +6,12 @@
  * Re-running after a power cut is safe: a half-unpacked staging directory is removed and redone,
  * and a tree already switched to is recognised by its name.
  */
+import { syncDirectory } from '../fs/atomic-write.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { InstallContext, InstallOutcome, Installer } from './installer.ts';
 import { extractArchive } from './tar-extract.ts';
 
-async function fsyncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 /** Where the trees of `target` live: a hidden directory beside it. */
 export function treesDirOf(target: string): string {
@@ -38,7 +31,7 @@ async function switchLink(target: string, tree: string): Promise<void> {
   await fs.rm(temp, { force: true });
   await fs.symlink(path.relative(dir, tree), temp);
   await fs.rename(temp, target);
-  await fsyncDir(dir);
+  await syncDirectory(dir);
 }
 
 async function install({ file, entry, metadata, log, signal }: InstallContext): Promise<InstallOutcome> {
@@ -62,7 +55,7 @@ async function install({ file, entry, metadata, log, signal }: InstallContext): 
       throw error;
     }
     await fs.rename(staging, tree);
-    await fsyncDir(trees);
+    await syncDirectory(trees);
     signal.throwIfAborted();
     await switchLink(target, tree);
   }

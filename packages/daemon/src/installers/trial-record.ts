@@ -4,6 +4,7 @@
  * image, and the boot it was written in (to tell the reboot from a restart of the daemon alone).
  * Written atomically; a torn or missing file reads as no trial.
  */
+import { syncDirectory } from '../fs/atomic-write.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -26,14 +27,6 @@ export async function readFrameworkTrial(stateDir: string): Promise<FrameworkTri
   }
 }
 
-async function fsyncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 export async function writeFrameworkTrial(stateDir: string, record: FrameworkTrial): Promise<void> {
   await fs.mkdir(stateDir, { recursive: true });
@@ -46,12 +39,12 @@ export async function writeFrameworkTrial(stateDir: string, record: FrameworkTri
     await handle.close();
   }
   await fs.rename(`${target}.tmp`, target);
-  await fsyncDir(stateDir);
+  await syncDirectory(stateDir);
 }
 
 export async function clearFrameworkTrial(stateDir: string): Promise<void> {
   await fs.rm(path.join(stateDir, FILE), { force: true });
-  await fsyncDir(stateDir).catch(() => undefined);
+  await syncDirectory(stateDir).catch(() => undefined);
 }
 
 /** Whether a trial waits for confirm: recorded, and not in this same boot (only a restart). */

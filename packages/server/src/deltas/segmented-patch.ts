@@ -11,25 +11,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
+import { DELTA_FORMAT, type DeltaDescription } from '@canopy/sdk/delta-format';
+
+export { DELTA_FORMAT, type DeltaDescription };
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
 
-export const DELTA_FORMAT = 'canopy-zstd-segments-1';
 export const SEGMENT_BYTES = 32 * MiB;
 export const MARGIN_BYTES = 8 * MiB;
 /** 2^26 = 64 MiB: covers a segment plus its base window (48 MiB). */
 export const WINDOW_LOG = 26;
 
-export interface DeltaDescription {
-  format: typeof DELTA_FORMAT;
-  segment_bytes: number;
-  margin_bytes: number;
-  window_log: number;
-  base: { size: number; sha256: string };
-  target: { size: number; sha256: string };
-  segments: number;
-}
 
 export async function sha256File(file: string): Promise<string> {
   const hash = createHash('sha256');
