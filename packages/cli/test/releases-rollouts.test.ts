@@ -1,10 +1,27 @@
 /** Safe rollouts through the CLI against a real server: dry-run, the health gate's flags, rollout, pause/resume/cancel and revert. */
 import { describe, expect, it } from 'vitest';
+import { deviceEnrollment } from '../../server/test/support/device-json-client';
 import { fleetFixtures } from './support/fixtures';
 import { canopy, canopyOk } from './support/run-canopy';
 import { useCliEnv, useTestServer } from './support/server';
 
 const server = useTestServer();
+
+/** A real device (mutual TLS) fails a release once, which boxes it; the CLI lets it go. */
+async function releaseFromPenaltyBox(versionPrn: string) {
+  const device = await deviceEnrollment(server).device(server);
+  const productPrn = (await server.api('GET', `/devices/${device.prn}`)).body.device.product_prn;
+  const cohort = (await ok(['cohorts', 'create', '--name', 'boxed', '--product-prn', productPrn])).cohort;
+  expect((await server.api('PATCH', `/devices/${device.prn}`, { cohort_prn: cohort.prn })).status).toBe(200);
+  const bundle = (await ok(['bundles', 'create', '--name', 'boxed', '--artifact-version-prns', versionPrn])).bundle;
+  const settings = ['--required', 'false', '--schedule-date', '2025-01-01T00:00:00Z', '--penalty-box', '{"failures": 1, "window_seconds": null, "rest_seconds": 600}'];
+  const release = (await ok(['releases', 'create', '--bundle-prn', bundle.prn, '--cohort-prn', cohort.prn, '--name', 'boxed', ...settings])).release;
+  const failed = await device.api('POST', '/update/reports', { status: 'failed', release_prn: release.prn, bundle_prn: bundle.prn, reason: 'boom' });
+  expect(failed.status, JSON.stringify(failed.body)).toBe(201);
+  expect((await ok(['releases', 'penalty-box', release.prn])).penalty_box).toHaveLength(1);
+  await ok(['releases', 'penalty-box-release', release.prn, device.prn]);
+  expect((await ok(['releases', 'penalty-box', release.prn])).penalty_box).toEqual([]);
+}
 const env = useCliEnv(server);
 const ok = canopyOk(env);
 
@@ -37,6 +54,7 @@ describe('releases dry-run, rollout, pause, resume, cancel and revert', () => {
     const notBoxed = await canopy(['releases', 'penalty-box-release', third.prn, device.prn], env);
     expect(notBoxed.code).toBe(1);
     expect(notBoxed.stderr).toContain('not_found');
+    await releaseFromPenaltyBox(version.prn);
     expect((await ok(['releases', 'cancel', third.prn])).release.cancelled_at).toMatch(/^\d{4}-/);
     const refused = await canopy(['releases', 'pause', third.prn], env);
     expect(refused.code).toBe(1);
