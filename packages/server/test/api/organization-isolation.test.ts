@@ -41,6 +41,15 @@ const EXEMPT: Record<string, string> = {
   'GET /events/stream': 'a Server-Sent Events stream that never ends; its isolation (no other organization\'s events, their ids 404) is tested in events-stream.test.ts',
   'device GET /device/me': 'answers the calling device itself',
   'device POST /device/claim': 'public: the claim token is the credential and names its organization; claim-enrolment.test.ts checks a token enrols into its own organization only',
+  'POST /tuf/online_keys': "acts on the caller organization's own TUF repository; names no resource",
+  'PUT /tuf/root': "acts on the caller organization's own TUF repository; names no resource",
+  'POST /tuf/root_proposals': "acts on the caller organization's own TUF repository; names no resource",
+  'GET /tuf/root_proposals/{version}': "a root version of the caller organization's own TUF repository, not a resource prn; tuf.test.ts checks another organization gets 404",
+  'PUT /tuf/root_proposals/{version}/signatures': "a root version of the caller organization's own TUF repository, not a resource prn; tuf.test.ts checks another organization gets 404",
+  'POST /tuf/root_proposals/{version}/commit': "a root version of the caller organization's own TUF repository, not a resource prn; tuf.test.ts checks another organization gets 404",
+  'PUT /tuf/metadata/{role}': "a role of the caller organization's own TUF repository, not a resource prn; tuf.test.ts checks its signatures are checked against that organization's keys",
+  'GET /tuf/metadata/{file}': "a metadata file of the caller organization's own TUF repository; tuf.test.ts checks another organization gets 404",
+  'device GET /tuf/{file}': "a metadata file of the calling device's organization's TUF repository; tuf.test.ts checks a device of another organization gets 404",
   'device GET /update': 'answers for the calling device; position headers naming another organization are checked by update-check.test.ts',
 };
 

@@ -112,6 +112,10 @@ describe('TUF repository', () => {
     const other = await t.createOrganization();
     expect((await other.api('GET', '/tuf/posture')).body.data).toEqual({ current_root_version: null, root_versions: [], stale_devices: 0, stale: [] });
     expect((await other.api('GET', '/tuf/metadata/targets.json')).status).toBe(404);
+    // The versions of this organization's root and its proposals are nothing to another one.
+    expect((await other.api('GET', '/tuf/root_proposals/2')).status).toBe(404);
+    expect((await other.api('PUT', '/tuf/root_proposals/2/signatures', { signatures: [{ keyid: 'a'.repeat(64), sig: 'b'.repeat(128) }] })).status).toBe(404);
+    expect((await other.api('POST', '/tuf/root_proposals/2/commit')).status).toBe(404);
     expect((await t.api('GET', '/tuf/metadata/targets.json')).status).toBe(200);
   });
 });
