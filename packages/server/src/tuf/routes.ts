@@ -18,7 +18,7 @@ const Proposal = Type.Object({
   thresholds_met: Type.Object({ previous_root: Type.Boolean(), new_root: Type.Boolean() }),
 });
 const OnlineKey = Type.Object({ keyid: Type.String(), key: Type.Record(Type.String(), Type.Unknown()) });
-const VersionParams = Type.Object({ version: Type.Integer({ minimum: 1, description: 'The proposed root version.' }) });
+const VersionParams = Type.Object({ version: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The proposed root version.' }) });
 
 export const tufRoutes: ContextRoutes = (app, platform) => {
   const { db } = platform;
