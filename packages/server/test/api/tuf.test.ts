@@ -9,6 +9,7 @@ import { buildRoot, buildTopTargets, generateTufKey, signWith, withReleaseTarget
 import { deviceEnrollment, type EnrolledDevice } from '../support/device-json-client';
 import { expectFieldError } from '../support/resource-checks';
 import { useTestServer } from '../support/server';
+import { AUDITED_IN_TUF_TEST } from '../support/audited-elsewhere';
 
 const t = useTestServer();
 const enroll = deviceEnrollment(t);
@@ -117,5 +118,12 @@ describe('TUF repository', () => {
     expect((await other.api('PUT', '/tuf/root_proposals/2/signatures', { signatures: [{ keyid: 'a'.repeat(64), sig: 'b'.repeat(128) }] })).status).toBe(404);
     expect((await other.api('POST', '/tuf/root_proposals/2/commit')).status).toBe(404);
     expect((await t.api('GET', '/tuf/metadata/targets.json')).status).toBe(200);
+  });
+
+  it('records one audit event for each of its writes, naming the operation and the admin', async () => {
+    const me = (await t.api('GET', '/users/me')).body.data.prn;
+    const audits = (await t.api('GET', '/events?type=audit&limit=100')).body.events as { actor_prn: string; data: { data: { operation: string } } }[];
+    const operations = new Set(audits.filter((e) => e.actor_prn === me).map((e) => e.data.data.operation));
+    expect(AUDITED_IN_TUF_TEST.filter((operation) => !operations.has(operation)), [...operations].join(', ')).toEqual([]);
   });
 });
