@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import type { ReleaseRow } from '../releases/chain-store';
 import { toChainRelease } from '../updates/chain-cache';
+import { cohortWindowsOf } from './windows';
 import { isPhased, phaseSlots } from '../updates/core/phase';
 import type { ChainRelease, DeviceOverride, ExplainStep, ResolutionResult } from '../updates/core/resolution-types';
 import { resolveWithLookups } from '../updates/inputs';
@@ -34,6 +35,7 @@ export const NOT_ELIGIBLE_REASONS = [
   'release_paused',
   'release_cancelled',
   'scheduled',
+  'outside_maintenance_window',
   'already_on_or_past',
   'passed_over',
 ] as const;
@@ -129,6 +131,8 @@ export function whyNot(result: ResolutionResult, chain: readonly ChainRelease[],
       return 'release_cancelled';
     case 'scheduled':
       return 'scheduled';
+    case 'outside_maintenance_window':
+      return 'outside_maintenance_window';
   }
   if (steps.some((step) => step.step === 'bundle_signed' && step.reason === 'unsigned_binaries' && onRelease(step, releaseId))) return 'target';
   if (steps.some((step) => step.step === 'already_current' && step.reason === 'already_current' && onRelease(step, releaseId))) return 'already_on_or_past';
@@ -149,7 +153,8 @@ export async function evaluateFleet(
   index: number,
   now = new Date(),
 ): Promise<FleetEvaluation> {
-  const chain = chainRows.map(toChainRelease);
+  const cohortWindows = await cohortWindowsOf(db, cohortId);
+  const chain = chainRows.map((row) => toChainRelease(row, cohortWindows));
   const chainIndex = new Map(chain.map((release, i) => [release.id, i]));
   const release = chain[index];
   const { groups, overridesByDevice } = await loadCohort(db, cohortId, release.id);

@@ -22,7 +22,7 @@ const NotEligible = Type.Object(
       'Devices of the cohort the update check would not give this release now, by the first reason their resolution met: ' +
       'quarantined; version_requirement (the device version does not meet it); phase_tags (no shared tag); required_release_first ' +
       '(a required release before it must come first); bundle_override (an active override pins the device); target (the bundle is ' +
-      "not signed for the device's target); release_disabled; release_paused (only devices already holding a phase slot keep it); release_cancelled; scheduled; already_on_or_past (the device runs it or a later one); " +
+      "not signed for the device's target); release_disabled; release_paused (only devices already holding a phase slot keep it); release_cancelled; scheduled; outside_maintenance_window (no window open now: see next_window_at on the dry run); already_on_or_past (the device runs it or a later one); " +
       'passed_over (a later release is offered instead).',
   },
 );
@@ -73,6 +73,7 @@ const DryRun = Type.Object({
   eligible: count('Devices the update check would give the release, the phase size aside.'),
   would_claim: count('Devices that would get it under its phase now (all eligible ones when not phased).'),
   not_eligible: Nullable(NotEligible),
+  next_window_at: Nullable(Timestamp('When the release\'s maintenance windows (its own, else its cohort\'s) next open, when they are closed now; null when open or there are none.')),
 });
 
 const ReleaseParams = PrnParams('Resource name of the release.');
@@ -88,7 +89,8 @@ const PenaltyEntry = Type.Object({
 const PenaltyList = Type.Object({ penalty_box: Type.Array(PenaltyEntry) }, { description: 'The penalty box entries.' });
 const tags = ['releases'];
 
-export const rolloutRoutes: ContextRoutes = (app, { db }) => {
+export const rolloutRoutes: ContextRoutes = (app, platform) => {
+  const { db } = platform;
   app.get('/releases/:prn/rollout', {
     config: { role: 'read' },
     schema: {
@@ -117,7 +119,7 @@ export const rolloutRoutes: ContextRoutes = (app, { db }) => {
     handler: async (request) => {
       const body = request.body;
       const input = { ...releaseFields(body), bundle_prn: body.bundle_prn, cohort_prn: body.cohort_prn, name: body.name, required: body.required, schedule_date: body.schedule_date };
-      return { dry_run: await dryRun(db, actorOf(request), input) };
+      return { dry_run: await dryRun(db, actorOf(request), input, platform.now?.() ?? new Date()) };
     },
   });
 

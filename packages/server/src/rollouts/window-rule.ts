@@ -9,7 +9,7 @@ export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Day = (typeof DAYS)[number];
 
 export interface MaintenanceWindow {
-  days: Day[];
+  days: string[];
   start: string;
   end: string;
   time_zone: string;
