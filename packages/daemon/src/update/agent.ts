@@ -19,6 +19,7 @@ import type { Logger } from '../log.ts';
 import { sha256File } from '../verify/hash-file.ts';
 import { checkSignatures, type SigningKey } from '../verify/signatures.ts';
 import { holdBackOf } from './hold-back.ts';
+import { checkReadiness } from './readiness.ts';
 import { progressReportDue, transition, type DaemonState, type Job, type UpdateEvent } from './state.ts';
 import type { StateStore } from './state-store.ts';
 import path from 'node:path';
@@ -388,6 +389,14 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
         retry_after: held.until ? held.until.toISOString() : 'a different release',
       });
       return 'continue';
+    }
+    if (config.readiness_command) {
+      // Not now (readiness.ts): nothing is downloaded and no state kept; the next poll asks again.
+      const readiness = await checkReadiness(config.readiness_command, config.readiness_timeout ?? 30);
+      if (!readiness.ready) {
+        log.info('update deferred', { release_prn: job.release_prn, bundle_prn: job.bundle_prn, reason: readiness.reason });
+        return 'continue';
+      }
     }
     log.info('update offered', { release_prn: job.release_prn, bundle_prn: job.bundle_prn, binaries: job.entries.length });
     await apply({ type: 'offered', job });
