@@ -1,7 +1,8 @@
 /**
  * Device readiness (update/readiness.ts) with the daemon as a real process: its readiness
- * command says "not now" and the offered update is deferred (nothing downloaded, nothing
- * reported); once the command says ready, the next poll downloads and installs it.
+ * command says "not now" and the offered update is deferred (nothing downloaded; a `deferred`
+ * report with the reason, counted by rollout progress); once the command says ready, the next
+ * poll downloads and installs it.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -44,7 +45,13 @@ it('defers an offered update while the readiness command says not now, installs 
     const deferred = await daemon.waitFor((l) => l.msg === 'update deferred', 'the deferral');
     expect(deferred).toMatchObject({ release_prn: release.releasePrn, reason: 'vehicle moving' });
     expect(daemon.lines.some((l) => l.msg === 'update offered')).toBe(false);
-    expect(await updateReports(t.api, device.prn)).toEqual([]);
+    const reports = await eventually(async () => {
+      const list = await updateReports(t.api, device.prn);
+      return list.length > 0 ? list : null;
+    }, 'the deferral report');
+    expect(reports[0]).toMatchObject({ status: 'deferred', reason: 'vehicle moving', release: release.releasePrn });
+    const rollout = (await t.api('GET', `/releases/${release.releasePrn}/rollout`)).body.rollout;
+    expect(rollout).toMatchObject({ deferred: 1, reported: { deferred: 1 } });
 
     fs.writeFileSync(ready, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     const offered = await daemon.waitFor((l) => l.msg === 'update offered', 'the offer once ready', 30_000);
@@ -55,4 +62,5 @@ it('defers an offered update while the readiness command says not now, installs 
   }
   expect(fs.readFileSync(installed).equals(bytes)).toBe(true);
   await eventually(async () => ((await updateReports(t.api, device.prn)).at(-1)?.status === 'installed' ? true : null), 'the installed report');
+  expect((await t.api('GET', `/releases/${release.releasePrn}/rollout`)).body.rollout).toMatchObject({ deferred: 0, succeeded: 1 });
 });

@@ -395,6 +395,10 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
       const readiness = await checkReadiness(config.readiness_command, config.readiness_timeout ?? 30);
       if (!readiness.ready) {
         log.info('update deferred', { release_prn: job.release_prn, bundle_prn: job.bundle_prn, reason: readiness.reason });
+        // Best effort, not queued: the next poll defers again (and reports again) or installs.
+        await client
+          .report({ status: 'deferred', release_prn: job.release_prn, bundle_prn: job.bundle_prn, reason: readiness.reason || 'not ready' }, { signal })
+          .catch((error: unknown) => log.warn('deferral not reported', { error: message(error) }));
         return 'continue';
       }
     }

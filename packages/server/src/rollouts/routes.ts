@@ -35,6 +35,7 @@ const Reported = Type.Object(
     installed: count('Latest report: installed.'),
     failed: count('Latest report: failed.'),
     rolled_back: count('Latest report: rolled_back.'),
+    deferred: count('Latest report: deferred (its readiness command said not now).'),
   },
   { description: "Devices per status of their latest report for this release (POST /update/reports on the device API)." },
 );
@@ -52,6 +53,7 @@ const Rollout = Type.Object({
   cancelled_at: Nullable(Timestamp('When an operator cancelled the release.')),
   updating: count('Devices whose latest report for the release is downloading, installing or rebooting.'),
   succeeded: count('Devices that finished the release successfully (latest report: installed).'),
+  deferred: count('Devices whose latest report defers the release: their readiness command said not now (the report\'s reason says why).'),
   resting: count('Devices resting from the release in the penalty box now (GET /releases/{prn}/penalty_box lists them).'),
   halt_reason: Nullable(Type.String({ description: '`failure_ratio` when halted by the health gate.' })),
   disabled: Type.Boolean(),

@@ -110,6 +110,7 @@ export async function rolloutProgress(db: Database, actor: Actor, prn: string) {
     resting: await restingCount(db, id),
     updating: snapshot.reported.downloading + snapshot.reported.installing + snapshot.reported.rebooting,
     succeeded: snapshot.reported.installed,
+    deferred: snapshot.reported.deferred,
     halt_reason: snapshot.haltedAt === null ? null : 'failure_ratio',
     disabled: snapshot.disabled,
     halt_failure_ratio: snapshot.haltFailureRatio,
