@@ -28,12 +28,21 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
+/** The last answer per zone: every check within one UTC minute asks the same (offsets are whole minutes). */
+const lastLocal = new Map<string, { utcMinute: number; day: number; minute: number }>();
+
 /** Day index (0 = mon) and minute of the day at `at` in the zone. */
 function localTime(at: number, timeZone: string): { day: number; minute: number } {
+  const utcMinute = Math.floor(at / 60_000);
+  const last = lastLocal.get(timeZone);
+  if (last !== undefined && last.utcMinute === utcMinute) return last;
   const parts = formatter(timeZone).formatToParts(at);
   const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
   const day = DAYS.indexOf(get('weekday').toLowerCase().slice(0, 3) as Day);
-  return { day, minute: Number(get('hour')) * 60 + Number(get('minute')) };
+  const local = { utcMinute, day, minute: Number(get('hour')) * 60 + Number(get('minute')) };
+  if (lastLocal.size > 1000) lastLocal.clear();
+  lastLocal.set(timeZone, local);
+  return local;
 }
 
 function insideOne(window: MaintenanceWindow, at: number): boolean {
