@@ -18,6 +18,7 @@ import type { Executor } from '../db/connection';
 import type { ReleaseRow } from '../releases/chain-store';
 import { toChainRelease } from '../updates/chain-cache';
 import { cohortWindowsOf } from './windows';
+import { insideWindows } from './window-rule';
 import { isPhased, phaseSlots } from '../updates/core/phase';
 import type { ChainRelease, DeviceOverride, ExplainStep, ResolutionResult } from '../updates/core/resolution-types';
 import { resolveWithLookups } from '../updates/inputs';
@@ -160,6 +161,8 @@ export async function evaluateFleet(
   const { groups, overridesByDevice } = await loadCohort(db, cohortId, release.id);
   const cohortDevices = groups.reduce((sum, group) => sum + Number(group.devices), 0);
   const numericPhase = isPhased(release) && release.phaseMode === 'numeric';
+  // Outside its windows, as paused: only devices already holding a slot count (resolution.ts).
+  const windowOpen = insideWindows(release.maintenanceWindows, now.getTime());
   const notEligible = Object.fromEntries(NOT_ELIGIBLE_REASONS.map((reason) => [reason, 0])) as Record<NotEligibleReason, number>;
   let eligible = 0;
   let eligibleHolding = 0;
@@ -186,7 +189,7 @@ export async function evaluateFleet(
         overrides: group.device_id === null ? [] : (overridesByDevice.get(group.device_id) ?? []),
         // Capacity aside (see above): a numeric phase answers as if the device held a slot,
         // unless paused (then only the slots really held are still offered).
-        phaseClaims: (id) => ({ deviceHasClaim: group.has_claim || (numericPhase && id === release.id && !release.paused), claimCount: 0, cohortDeviceCount: cohortDevices }),
+        phaseClaims: (id) => ({ deviceHasClaim: group.has_claim || (numericPhase && id === release.id && !release.paused && windowOpen), claimCount: 0, cohortDeviceCount: cohortDevices }),
         now,
       },
       group.target,

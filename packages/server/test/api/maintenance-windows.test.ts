@@ -80,6 +80,10 @@ describe('maintenance windows', () => {
     // The device sits on r1 (its last check's write) and r3 is the latest, closed now.
     expect(dry.body.dry_run).toMatchObject({ valid: true, eligible: 0, next_window_at: '2026-11-30T21:00:00.000Z' });
     expect(dry.body.dry_run.not_eligible.outside_maintenance_window).toBe(1);
+    // A numeric phase is counted as if each device held a slot, except outside the windows.
+    const phased = await t.api('POST', '/releases/dry_run', { cohort_prn: cohortPrn, bundle_prn: b2.prn, name: 'r3', required: false, schedule_date: null, phase_value: 0.5 });
+    expect(phased.body.dry_run).toMatchObject({ eligible: 0, would_claim: 0 });
+    expect(phased.body.dry_run.not_eligible.outside_maintenance_window).toBe(1);
   });
 
   it('refuses bad windows naming the part, writing nothing', async () => {
