@@ -22,4 +22,6 @@ export interface Platform {
   blobs: BlobStore;
   /** Signs and checks the URLs the server serves without an API key (uploads, downloads). */
   urls: SignedUrls;
+  /** The update check's clock (maintenance windows, schedules); tests set it, absent = the wall clock. */
+  now?: () => Date;
 }

@@ -307,8 +307,8 @@ export const RESOURCES: ResourceDef[] = [
     actions: crud({
       command: 'cohorts', path: '/cohorts', noun: 'cohort', plural: 'cohorts', prnType: 'cohort',
       actions: ['create', 'get', 'list', 'update'],
-      create: [name('cohort', true), description('cohort'), prnField('product-prn', 'product', 'product', true)],
-      update: [name('cohort'), description('cohort')],
+      create: [name('cohort', true), description('cohort'), prnField('product-prn', 'product', 'product', true), json('maintenance-windows', 'Maintenance windows as JSON, e.g. \'[{"days": ["mon","tue"], "start": "22:00", "end": "04:00", "time_zone": "Europe/Berlin"}]\'; null for always.')],
+      update: [name('cohort'), description('cohort'), json('maintenance-windows', 'Maintenance windows as JSON, e.g. \'[{"days": ["mon","tue"], "start": "22:00", "end": "04:00", "time_zone": "Europe/Berlin"}]\'; null for always.')],
     }),
   },
   {
@@ -462,6 +462,7 @@ export const RESOURCES: ResourceDef[] = [
         { ...num('halt-failure-ratio', 'Health gate: halt (disable) the release once (failed + rolled_back) / finished reports reaches this, 0 < x <= 1; null turns it off.'), type: 'number-or-integer' },
         int('halt-min-reports', 'Finished reports (installed, failed, rolled_back) needed before the gate may halt (default 5).'),
         json('penalty-box', 'Penalty box as JSON, e.g. \'{"failures": 3, "window_seconds": null, "rest_seconds": 86400}\'; null for the defaults (those).'),
+        json('maintenance-windows', 'Maintenance windows as JSON, e.g. \'[{"days": ["mon","tue"], "start": "22:00", "end": "04:00", "time_zone": "Europe/Berlin"}]\'; null for the cohort\'s.'),
       ],
     })),
   },

@@ -34,14 +34,31 @@ describe('rollout controls', () => {
   it('sends null for the default penalty box, and the three fields once the user sets their own', () => {
     const onChange = vi.fn();
     function Harness() {
-      const [value, setValue] = useState<RolloutSettings>({ penalty_box: null });
+      const [value, setValue] = useState<RolloutSettings>({ penalty_box: null, maintenance_windows: null });
       return <RolloutSettingsFields value={value} onChange={(next) => (onChange(next), setValue(next))} />;
     }
     renderWithTheme(<Harness />);
     expect(screen.queryByLabelText('Failures')).toBeNull();
     fireEvent.click(screen.getByLabelText(/Own penalty box/));
-    expect(onChange).toHaveBeenLastCalledWith({ penalty_box: { failures: 3, window_seconds: null, rest_seconds: 86_400 } });
+    expect(onChange).toHaveBeenLastCalledWith({ penalty_box: { failures: 3, window_seconds: null, rest_seconds: 86_400 }, maintenance_windows: null });
     fireEvent.change(screen.getByLabelText('Within (seconds)'), { target: { value: '180' } });
-    expect(onChange).toHaveBeenLastCalledWith({ penalty_box: { failures: 3, window_seconds: 180, rest_seconds: 86_400 } });
+    expect(onChange).toHaveBeenLastCalledWith({ penalty_box: { failures: 3, window_seconds: 180, rest_seconds: 86_400 }, maintenance_windows: null });
+  });
+
+  it("sends null for the cohort's maintenance windows, and one window once the user sets their own", () => {
+    const onChange = vi.fn();
+    function Harness() {
+      const [value, setValue] = useState<RolloutSettings>({ penalty_box: null, maintenance_windows: null });
+      return <RolloutSettingsFields value={value} onChange={(next) => (onChange(next), setValue(next))} />;
+    }
+    renderWithTheme(<Harness />);
+    expect(screen.queryByLabelText('Time zone')).toBeNull();
+    fireEvent.click(screen.getByLabelText(/Own maintenance window/));
+    fireEvent.change(screen.getByLabelText('Time zone'), { target: { value: 'Europe/Berlin' } });
+    fireEvent.click(screen.getByLabelText('sat'));
+    expect(onChange).toHaveBeenLastCalledWith({
+      penalty_box: null,
+      maintenance_windows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat'], start: '22:00', end: '04:00', time_zone: 'Europe/Berlin' }],
+    });
   });
 });

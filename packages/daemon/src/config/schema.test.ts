@@ -49,6 +49,8 @@ describe('validateConfig', () => {
       install_timeout: 60,
       health_check: '/usr/bin/health',
       reboot_command: ['/sbin/reboot', '-f'],
+      readiness_command: ['/usr/bin/ready-to-update', '--quiet'],
+      readiness_timeout: 10,
       remote_access_tunnels: { enabled: true, port_ranges: ['22', '8080-8090'], cidr_blocks: ['10.250.0.0/16', 'fd00:1::/64'], shell: false },
       tunnel_poll_interval: 5,
       uboot_environment: {
@@ -69,7 +71,7 @@ describe('validateConfig', () => {
       ],
       variables: { active_slot: 'slot', upgrade_available: 'upgrade', boot_count: 'count', boot_limit: 'limit' },
     });
-    expect(config).toMatchObject({ remote_access_tunnels: { shell: false }, signature_threshold: 2, health_check: '/usr/bin/health', reboot_command: ['/sbin/reboot', '-f'], avocado_ab: full.avocado_ab, log_level: 'debug', update_jitter: 0 });
+    expect(config).toMatchObject({ remote_access_tunnels: { shell: false }, signature_threshold: 2, health_check: '/usr/bin/health', reboot_command: ['/sbin/reboot', '-f'], readiness_command: ['/usr/bin/ready-to-update', '--quiet'], readiness_timeout: 10, avocado_ab: full.avocado_ab, log_level: 'debug', update_jitter: 0 });
   });
 
   it('refuses unknown keys at any depth, naming the path', () => {
@@ -102,6 +104,8 @@ describe('validateConfig', () => {
     expect(problem({ ...minimal, uboot_environment: { copies: [{ device: '/f', offset: 'zz', size: '0x4000' }] } })).toMatch(/^uboot_environment\.copies\[0\]\.offset: must be a hex/);
     expect(problem({ ...minimal, avocado_ab: { slots: { a: '/dev/x', b: '/dev/x' } } })).toBe('avocado_ab.slots.b: must differ from slot a');
     expect(problem({ ...minimal, reboot_command: [] })).toBe('reboot_command: needs at least 1 item');
+    expect(problem({ ...minimal, readiness_command: ['ready'] })).toBe('readiness_command[0]: must be an absolute path');
+    expect(problem({ ...minimal, readiness_timeout: 0 })).toMatch(/^readiness_timeout: /);
   });
 
   it('takes tunnels off without CIDR blocks', () => {

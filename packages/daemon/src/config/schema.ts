@@ -115,6 +115,8 @@ const TOP_LEVEL = [
   'install_timeout',
   'health_check',
   'reboot_command',
+  'readiness_command',
+  'readiness_timeout',
   'remote_access_tunnels',
   'tunnel_poll_interval',
   'uboot_environment',
@@ -237,6 +239,9 @@ export function validateConfig(input: unknown): DaemonConfig {
   const rebootCommand = raw.reboot_command === undefined ? ['systemctl', 'reboot'] : listAt(raw.reboot_command, 'reboot_command', (v, p) => stringAt(v, p), 1, 32);
   if (!rebootCommand[0].startsWith('/') && rebootCommand[0].includes('/')) throw new ConfigError('reboot_command[0]', 'must be a program name or an absolute path');
 
+  const readinessCommand = raw.readiness_command === undefined ? undefined : listAt(raw.readiness_command, 'readiness_command', (v, p) => stringAt(v, p), 1, 32);
+  if (readinessCommand && !readinessCommand[0].startsWith('/')) throw new ConfigError('readiness_command[0]', 'must be an absolute path');
+
   let avocadoAb: DaemonConfig['avocado_ab'];
   if (raw.avocado_ab !== undefined) {
     const ab = objectAt(raw.avocado_ab, 'avocado_ab', ['slots']);
@@ -274,6 +279,8 @@ export function validateConfig(input: unknown): DaemonConfig {
     install_timeout: raw.install_timeout === undefined ? 1800 : integerAt(raw.install_timeout, 'install_timeout', 1, 86400),
     ...(raw.health_check !== undefined ? { health_check: stringAt(raw.health_check, 'health_check', absolutePath) } : {}),
     reboot_command: rebootCommand,
+    ...(readinessCommand ? { readiness_command: readinessCommand } : {}),
+    ...(raw.readiness_timeout !== undefined ? { readiness_timeout: integerAt(raw.readiness_timeout, 'readiness_timeout', 1, 3600) } : {}),
     remote_access_tunnels: { enabled, port_ranges: portRanges, cidr_blocks: cidrBlocks, shell: tunnels.shell ?? true },
     tunnel_poll_interval: raw.tunnel_poll_interval === undefined ? 10 : integerAt(raw.tunnel_poll_interval, 'tunnel_poll_interval', 1, 86400),
     ...(raw.uboot_environment !== undefined ? { uboot_environment: ubootEnvironmentAt(raw.uboot_environment, 'uboot_environment') } : {}),

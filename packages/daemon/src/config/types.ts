@@ -51,6 +51,10 @@ export interface DaemonConfig {
   health_check?: string;
   /** argv run to reboot the device after an install that needs it; default systemctl reboot. */
   reboot_command: string[];
+  /** argv run before an offered update is downloaded: exit 0 = ready; else not now (update/readiness.ts). */
+  readiness_command?: string[];
+  /** Seconds the readiness command may take; past it the device is not ready (default 30). */
+  readiness_timeout?: number;
   remote_access_tunnels: {
     enabled: boolean;
     port_ranges: string[];

@@ -21,6 +21,7 @@ import { checkBundleSignatures } from '../verify/bundle-signatures.ts';
 import { checkSignatures, type SigningKey } from '../verify/signatures.ts';
 import type { TufVerifier } from '../verify/tuf/verifier.ts';
 import { holdBackOf } from './hold-back.ts';
+import { checkReadiness } from './readiness.ts';
 import { progressReportDue, transition, type DaemonState, type Job, type UpdateEvent } from './state.ts';
 import type { StateStore } from './state-store.ts';
 import path from 'node:path';
@@ -418,6 +419,18 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
         retry_after: held.until ? held.until.toISOString() : 'a different release',
       });
       return 'continue';
+    }
+    if (config.readiness_command) {
+      // Not now (readiness.ts): nothing is downloaded and no state kept; the next poll asks again.
+      const readiness = await checkReadiness(config.readiness_command, config.readiness_timeout ?? 30);
+      if (!readiness.ready) {
+        log.info('update deferred', { release_prn: job.release_prn, bundle_prn: job.bundle_prn, reason: readiness.reason });
+        // Best effort, not queued: the next poll defers again (and reports again) or installs.
+        await client
+          .report({ status: 'deferred', release_prn: job.release_prn, bundle_prn: job.bundle_prn, reason: readiness.reason || 'not ready' }, { signal })
+          .catch((error: unknown) => log.warn('deferral not reported', { error: message(error) }));
+        return 'continue';
+      }
     }
     log.info('update offered', { release_prn: job.release_prn, bundle_prn: job.bundle_prn, binaries: job.entries.length });
     await apply({ type: 'offered', job });

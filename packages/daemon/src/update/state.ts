@@ -10,7 +10,7 @@
 import { heldBackAfter, sameOffer, type HeldBack } from './hold-back.ts';
 import type { ManifestEntry } from '@canopy/sdk/device';
 
-export type ReportStatus = 'downloading' | 'installing' | 'rebooting' | 'installed' | 'failed' | 'rolled_back';
+export type ReportStatus = 'downloading' | 'installing' | 'rebooting' | 'installed' | 'failed' | 'rolled_back' | 'deferred';
 
 export interface PendingReport {
   status: ReportStatus;

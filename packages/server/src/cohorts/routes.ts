@@ -3,7 +3,7 @@ import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { list, Name, PrnParams, single, STANDARD_ERRORS } from '../http/schemas';
-import { Cohort, CohortDescription, ProductPrn } from './api-schemas';
+import { Cohort, CohortDescription, CohortWindows, ProductPrn } from './api-schemas';
 import { cohortToWire, createCohort, getCohort, listCohorts, updateCohort } from './service';
 
 const CohortParams = PrnParams('Resource name of the cohort.');
@@ -19,6 +19,7 @@ export const cohortRoutes: ContextRoutes = (app, { db }) => {
       body: Type.Object({
         name: Name('Name of the cohort.'),
         description: Type.Optional(CohortDescription),
+        maintenance_windows: CohortWindows,
         product_prn: ProductPrn('The product, in the same organization.'),
       }),
       response: { 201: single('cohort', Cohort), ...STANDARD_ERRORS },
@@ -57,6 +58,7 @@ export const cohortRoutes: ContextRoutes = (app, { db }) => {
       body: Type.Object({
         name: Type.Optional(Name()),
         description: Type.Optional(CohortDescription),
+        maintenance_windows: CohortWindows,
         product_prn: Type.Optional(ProductPrn('The current product; any other is refused.')),
       }),
       response: { 200: single('cohort', Cohort), ...STANDARD_ERRORS },

@@ -1,4 +1,5 @@
-import { index, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import type { MaintenanceWindow } from '../rollouts/window-rule';
 import { id, insertedAt, organizationId, updatedAt } from '../db/columns';
 import { products } from '../products/schema';
 
@@ -10,6 +11,8 @@ export const cohorts = pgTable(
     productId: uuid('product_id').notNull().references(() => products.id),
     name: text('name').notNull(),
     description: text('description'),
+    /** Weekly windows its releases are offered in (rollouts/window-rule.ts); null = always. */
+    maintenanceWindows: jsonb('maintenance_windows').$type<MaintenanceWindow[]>(),
     insertedAt: insertedAt(),
     updatedAt: updatedAt(),
   },

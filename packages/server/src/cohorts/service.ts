@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import type { Actor } from '../http/actor';
-import { invalidField } from '../http/errors';
+import { invalidField, validationError } from '../http/errors';
 import { listOwnedRows, requireOwnedRow } from '../read-path/owned-rows';
 import type { ListQuery } from '../http/pagination';
 import { organizationPrn, resourceIdFromPrn, resourcePrn } from '../core/prn';
@@ -15,6 +15,8 @@ import type { SearchFields } from '../search/search';
 import { timestampsOf } from '../http/wire-fields';
 import { getProduct } from '../products/service';
 import { cohorts } from './schema';
+import { windowProblems, type MaintenanceWindow } from '../rollouts/window-rule';
+import { bumpChainStamp } from '../releases/chain-store';
 
 export type CohortRow = typeof cohorts.$inferSelect;
 
@@ -25,6 +27,7 @@ export function cohortToWire(row: CohortRow) {
     product_prn: resourcePrn(row.organizationId, 'product', row.productId),
     name: row.name,
     description: row.description,
+    maintenance_windows: row.maintenanceWindows ?? null,
     ...timestampsOf(row),
   };
 }
@@ -44,13 +47,15 @@ export interface NewCohort {
   name: string;
   description?: string | null;
   product_prn: string;
+  maintenance_windows?: MaintenanceWindow[] | null;
 }
 
 export async function createCohort(db: Executor, actor: Actor, input: NewCohort) {
   const product = await getProduct(db, actor, input.product_prn, 'product_prn');
+  checkWindows(input.maintenance_windows);
   const [row] = await db
     .insert(cohorts)
-    .values({ id: randomUUID(), organizationId: actor.organizationId, productId: product.id, name: input.name, description: input.description ?? null })
+    .values({ id: randomUUID(), organizationId: actor.organizationId, productId: product.id, name: input.name, description: input.description ?? null, maintenanceWindows: input.maintenance_windows ?? null })
     .returning();
   return row;
 }
@@ -69,13 +74,22 @@ export interface CohortChanges {
   description?: string | null;
   /** Accepted only unchanged: clients send the whole object back. */
   product_prn?: string;
+  maintenance_windows?: MaintenanceWindow[] | null;
+}
+
+function checkWindows(windows: unknown): void {
+  const problems = windowProblems(windows);
+  if (problems.length > 0) throw validationError(problems);
 }
 
 export async function updateCohort(db: Executor, actor: Actor, prn: string, changes: CohortChanges) {
   const current = await getCohort(db, actor, prn);
   if (changes.product_prn !== undefined && changes.product_prn !== cohortToWire(current).product_prn) throw invalidField('product_prn', 'immutable');
-  const { name, description } = changes;
-  if (name === undefined && description === undefined) return current;
-  const [row] = await db.update(cohorts).set({ name, description, updatedAt: sql`now()` }).where(eq(cohorts.id, current.id)).returning();
+  const { name, description, maintenance_windows: maintenanceWindows } = changes;
+  checkWindows(maintenanceWindows);
+  if (name === undefined && description === undefined && maintenanceWindows === undefined) return current;
+  const [row] = await db.update(cohorts).set({ name, description, maintenanceWindows, updatedAt: sql`now()` }).where(eq(cohorts.id, current.id)).returning();
+  // The update check keeps the windows with the cached chain (updates/chain-cache.ts): move its stamp.
+  if (maintenanceWindows !== undefined) await bumpChainStamp(db, current.id);
   return row;
 }

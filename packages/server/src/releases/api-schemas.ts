@@ -33,6 +33,23 @@ export const PenaltyBox = Type.Object(
   },
   { description: 'Penalty box: a device failing this release this often rests from it. Null: the defaults, 3 failures, no window, 86400 s.', examples: [{ failures: 5, window_seconds: 180, rest_seconds: 3600 }] },
 );
+/**
+ * Loose on purpose: window-rule.ts checks every part and answers 422 naming it
+ * (`maintenance_windows[0].time_zone`), which a schema pattern could not do for time zones.
+ */
+export const MaintenanceWindows = (description: string) =>
+  Type.Array(
+    Type.Object(
+      {
+        days: Type.Array(Type.String(), { description: 'Days the window opens on: mon, tue, wed, thu, fri, sat, sun.' }),
+        start: Type.String({ description: 'Local opening time, HH:MM.' }),
+        end: Type.String({ description: 'Local closing time, HH:MM, exclusive; at or before start: the window crosses midnight.' }),
+        time_zone: Type.String({ description: 'IANA time zone of start and end, e.g. Europe/Berlin.' }),
+      },
+      { additionalProperties: false },
+    ),
+    { description, examples: [[{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '22:00', end: '04:00', time_zone: 'Europe/Berlin' }]] },
+  );
 export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 100, description: 'A device needs one of these (tags mode).' });
 export const Requirement = Type.String({ minLength: 1, maxLength: 256, description: "An Elixir version requirement, e.g. '~> 1.2' or '>= 1.0.0 and < 2.0.0'." });
 
@@ -59,6 +76,7 @@ export const Release = Type.Object({
   paused_at: Nullable(Timestamp('When an operator paused the release (POST /releases/{prn}/pause): no new offers; null when running.')),
   cancelled_at: Nullable(Timestamp('When an operator cancelled the release (POST /releases/{prn}/cancel): final, never offered again.')),
   penalty_box: Nullable(PenaltyBox),
+  maintenance_windows: Nullable(MaintenanceWindows("Weekly windows new offers of this release are made in; null: the cohort's windows (none: always).")),
   next_release_prn: Nullable(Prn('The next (newer) release; null for the latest.')),
   previous_release_prn: Nullable(Prn('The previous (older) release; null for the first.')),
 });
@@ -84,6 +102,7 @@ const writable = {
   next_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right before this release.'))),
   previous_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right after this release.'))),
   penalty_box: Type.Optional(Nullable(PenaltyBox)),
+  maintenance_windows: Type.Optional(Nullable(MaintenanceWindows("Weekly windows new offers of this release are made in; null: the cohort's windows (none: always)."))),
   paused_at: Type.Optional(Nullable(Type.String({ description: 'Ignored: set by POST /releases/{prn}/pause and /resume.' }))),
   cancelled_at: Type.Optional(Nullable(Type.String({ description: 'Ignored: set by POST /releases/{prn}/cancel.' }))),
 };

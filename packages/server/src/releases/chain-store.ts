@@ -70,9 +70,14 @@ export async function writeLinks(tx: Executor, changes: readonly LinkChange[]): 
  */
 export async function verifyChain(tx: Executor, organizationId: string, cohortId: string): Promise<ReleaseRow[]> {
   const chain = await loadChain(tx, organizationId, cohortId);
+  await bumpChainStamp(tx, cohortId);
+  return chain;
+}
+
+/** Moves the cohort's chain stamp: every cached copy of its chain (updates/chain-cache.ts) is stale. */
+export async function bumpChainStamp(tx: Executor, cohortId: string): Promise<void> {
   await tx
     .insert(releaseChainVersions)
     .values({ cohortId, version: 1 })
     .onConflictDoUpdate({ target: releaseChainVersions.cohortId, set: { version: sql`${releaseChainVersions.version} + 1` } });
-  return chain;
 }

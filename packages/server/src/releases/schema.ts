@@ -1,3 +1,4 @@
+import type { MaintenanceWindow } from '../rollouts/window-rule';
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bundles } from '../bundles/schema';
@@ -46,6 +47,8 @@ export const releases = pgTable(
     /** Cancelled by an operator: final; devices that have not started it stay where they are. */
     cancelledAt: timestamptz('cancelled_at'),
     /** The penalty box's line (rollouts/penalty-rule.ts); null = the defaults. */
+    /** Weekly windows new offers are made in (rollouts/window-rule.ts); null = the cohort's. */
+    maintenanceWindows: jsonb('maintenance_windows').$type<MaintenanceWindow[]>(),
     penaltyBox: jsonb('penalty_box').$type<{ failures: number; window_seconds: number | null; rest_seconds: number }>(),
     insertedAt: insertedAt(),
     updatedAt: updatedAt(),

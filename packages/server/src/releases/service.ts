@@ -22,6 +22,7 @@ import { placeRelease, type Placement } from './position';
 import { chainRuleProblem, phaseTypeOf, phaseValueFrozen, releaseFieldProblems } from './release-rules';
 import { haltSettingProblems } from '../rollouts/halt-rule';
 import { penaltySettingProblems } from '../rollouts/penalty-rule';
+import { windowProblems, type MaintenanceWindow } from '../rollouts/window-rule';
 import { releases } from './schema';
 import { withPrevious, type ReleaseWithPrevious } from './wire';
 
@@ -45,6 +46,7 @@ export interface ReleaseFields {
   halt_failure_ratio?: number | null;
   halt_min_reports?: number;
   penalty_box?: { failures: number; window_seconds: number | null; rest_seconds: number } | null;
+  maintenance_windows?: MaintenanceWindow[] | null;
 }
 
 export interface NewRelease extends ReleaseFields {
@@ -102,7 +104,7 @@ async function findRelease(db: Executor, actor: Actor, prn: string): Promise<Rel
 
 /** The stored row a create or PATCH would produce, checked field by field (422). */
 function checkFields(row: ReleaseRow, input: ReleaseFields): void {
-  const problems = [...releaseFieldProblems(row), ...haltSettingProblems(row), ...penaltySettingProblems(row.penaltyBox ?? null)];
+  const problems = [...releaseFieldProblems(row), ...haltSettingProblems(row), ...penaltySettingProblems(row.penaltyBox ?? null), ...windowProblems(row.maintenanceWindows)];
   if (input.phase_type !== undefined && input.phase_type !== null && input.phase_type !== phaseTypeOf(row.phaseValue)) {
     problems.push({ field: 'phase_type', reason: 'does_not_match_phase_value', expected: phaseTypeOf(row.phaseValue) });
   }
@@ -173,6 +175,7 @@ export async function createRelease(db: Database, actor: Actor, input: NewReleas
       pausedAt: null,
       cancelledAt: null,
       penaltyBox: input.penalty_box ?? null,
+      maintenanceWindows: input.maintenance_windows ?? null,
       insertedAt: '',
       updatedAt: '',
     };
@@ -230,6 +233,7 @@ function merged(current: ReleaseRow, bundleId: string, input: ReleaseFields): Re
     haltFailureRatio: pick(input.halt_failure_ratio, current.haltFailureRatio),
     haltMinReports: pick(input.halt_min_reports, current.haltMinReports),
     penaltyBox: pick(input.penalty_box, current.penaltyBox),
+    maintenanceWindows: pick(input.maintenance_windows, current.maintenanceWindows),
   };
 }
 

@@ -34,6 +34,7 @@ export function releaseToWire(row: ReleaseWithPrevious, now = new Date()) {
     paused_at: toRfc3339(row.pausedAt),
     cancelled_at: toRfc3339(row.cancelledAt),
     penalty_box: row.penaltyBox ?? null,
+    maintenance_windows: row.maintenanceWindows ?? null,
     next_release_prn: prn('release', row.nextReleaseId),
     previous_release_prn: prn('release', row.previousReleaseId),
     ...timestampsOf(row),

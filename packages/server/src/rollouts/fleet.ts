@@ -17,6 +17,8 @@ import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import type { ReleaseRow } from '../releases/chain-store';
 import { toChainRelease } from '../updates/chain-cache';
+import { cohortWindowsOf } from './windows';
+import { insideWindows } from './window-rule';
 import { isPhased, phaseSlots } from '../updates/core/phase';
 import type { ChainRelease, DeviceOverride, ExplainStep, ResolutionResult } from '../updates/core/resolution-types';
 import { resolveWithLookups } from '../updates/inputs';
@@ -34,6 +36,7 @@ export const NOT_ELIGIBLE_REASONS = [
   'release_paused',
   'release_cancelled',
   'scheduled',
+  'outside_maintenance_window',
   'already_on_or_past',
   'passed_over',
 ] as const;
@@ -129,6 +132,8 @@ export function whyNot(result: ResolutionResult, chain: readonly ChainRelease[],
       return 'release_cancelled';
     case 'scheduled':
       return 'scheduled';
+    case 'outside_maintenance_window':
+      return 'outside_maintenance_window';
   }
   if (steps.some((step) => step.step === 'bundle_signed' && step.reason === 'unsigned_binaries' && onRelease(step, releaseId))) return 'target';
   if (steps.some((step) => step.step === 'already_current' && step.reason === 'already_current' && onRelease(step, releaseId))) return 'already_on_or_past';
@@ -149,12 +154,15 @@ export async function evaluateFleet(
   index: number,
   now = new Date(),
 ): Promise<FleetEvaluation> {
-  const chain = chainRows.map(toChainRelease);
+  const cohortWindows = await cohortWindowsOf(db, cohortId);
+  const chain = chainRows.map((row) => toChainRelease(row, cohortWindows));
   const chainIndex = new Map(chain.map((release, i) => [release.id, i]));
   const release = chain[index];
   const { groups, overridesByDevice } = await loadCohort(db, cohortId, release.id);
   const cohortDevices = groups.reduce((sum, group) => sum + Number(group.devices), 0);
   const numericPhase = isPhased(release) && release.phaseMode === 'numeric';
+  // Outside its windows, as paused: only devices already holding a slot count (resolution.ts).
+  const windowOpen = insideWindows(release.maintenanceWindows, now.getTime());
   const notEligible = Object.fromEntries(NOT_ELIGIBLE_REASONS.map((reason) => [reason, 0])) as Record<NotEligibleReason, number>;
   let eligible = 0;
   let eligibleHolding = 0;
@@ -181,7 +189,7 @@ export async function evaluateFleet(
         overrides: group.device_id === null ? [] : (overridesByDevice.get(group.device_id) ?? []),
         // Capacity aside (see above): a numeric phase answers as if the device held a slot,
         // unless paused (then only the slots really held are still offered).
-        phaseClaims: (id) => ({ deviceHasClaim: group.has_claim || (numericPhase && id === release.id && !release.paused), claimCount: 0, cohortDeviceCount: cohortDevices }),
+        phaseClaims: (id) => ({ deviceHasClaim: group.has_claim || (numericPhase && id === release.id && !release.paused && windowOpen), claimCount: 0, cohortDeviceCount: cohortDevices }),
         now,
       },
       group.target,

@@ -22,7 +22,7 @@ const NotEligible = Type.Object(
       'Devices of the cohort the update check would not give this release now, by the first reason their resolution met: ' +
       'quarantined; version_requirement (the device version does not meet it); phase_tags (no shared tag); required_release_first ' +
       '(a required release before it must come first); bundle_override (an active override pins the device); target (the bundle is ' +
-      "not signed for the device's target); release_disabled; release_paused (only devices already holding a phase slot keep it); release_cancelled; scheduled; already_on_or_past (the device runs it or a later one); " +
+      "not signed for the device's target); release_disabled; release_paused (only devices already holding a phase slot keep it); release_cancelled; scheduled; outside_maintenance_window (no window open now: see next_window_at on the dry run); already_on_or_past (the device runs it or a later one); " +
       'passed_over (a later release is offered instead).',
   },
 );
@@ -35,6 +35,7 @@ const Reported = Type.Object(
     installed: count('Latest report: installed.'),
     failed: count('Latest report: failed.'),
     rolled_back: count('Latest report: rolled_back.'),
+    deferred: count('Latest report: deferred (its readiness command said not now).'),
   },
   { description: "Devices per status of their latest report for this release (POST /update/reports on the device API)." },
 );
@@ -52,6 +53,7 @@ const Rollout = Type.Object({
   cancelled_at: Nullable(Timestamp('When an operator cancelled the release.')),
   updating: count('Devices whose latest report for the release is downloading, installing or rebooting.'),
   succeeded: count('Devices that finished the release successfully (latest report: installed).'),
+  deferred: count('Devices whose latest report defers the release: their readiness command said not now (the report\'s reason says why).'),
   resting: count('Devices resting from the release in the penalty box now (GET /releases/{prn}/penalty_box lists them).'),
   halt_reason: Nullable(Type.String({ description: '`failure_ratio` when halted by the health gate.' })),
   disabled: Type.Boolean(),
@@ -73,6 +75,7 @@ const DryRun = Type.Object({
   eligible: count('Devices the update check would give the release, the phase size aside.'),
   would_claim: count('Devices that would get it under its phase now (all eligible ones when not phased).'),
   not_eligible: Nullable(NotEligible),
+  next_window_at: Nullable(Timestamp('When the release\'s maintenance windows (its own, else its cohort\'s) next open, when they are closed now; null when open or there are none.')),
 });
 
 const ReleaseParams = PrnParams('Resource name of the release.');
@@ -88,7 +91,8 @@ const PenaltyEntry = Type.Object({
 const PenaltyList = Type.Object({ penalty_box: Type.Array(PenaltyEntry) }, { description: 'The penalty box entries.' });
 const tags = ['releases'];
 
-export const rolloutRoutes: ContextRoutes = (app, { db }) => {
+export const rolloutRoutes: ContextRoutes = (app, platform) => {
+  const { db } = platform;
   app.get('/releases/:prn/rollout', {
     config: { role: 'read' },
     schema: {
@@ -117,7 +121,7 @@ export const rolloutRoutes: ContextRoutes = (app, { db }) => {
     handler: async (request) => {
       const body = request.body;
       const input = { ...releaseFields(body), bundle_prn: body.bundle_prn, cohort_prn: body.cohort_prn, name: body.name, required: body.required, schedule_date: body.schedule_date };
-      return { dry_run: await dryRun(db, actorOf(request), input) };
+      return { dry_run: await dryRun(db, actorOf(request), input, platform.now?.() ?? new Date()) };
     },
   });
 

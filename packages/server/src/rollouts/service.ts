@@ -16,6 +16,8 @@ import { isPhased } from '../updates/core/phase';
 import { rolloutSnapshot, type RolloutSnapshot } from './counts';
 import { restingCount } from './penalty-box';
 import { evaluateFleet, type FleetEvaluation } from './fleet';
+import { insideWindows, nextWindowStart } from './window-rule';
+import { cohortWindowsOf } from './windows';
 
 export { CreateBody as DryRunBody, Release } from '../releases/api-schemas';
 export { fields as releaseFields } from '../releases/api-schemas';
@@ -108,6 +110,7 @@ export async function rolloutProgress(db: Database, actor: Actor, prn: string) {
     resting: await restingCount(db, id),
     updating: snapshot.reported.downloading + snapshot.reported.installing + snapshot.reported.rebooting,
     succeeded: snapshot.reported.installed,
+    deferred: snapshot.reported.deferred,
     halt_reason: snapshot.haltedAt === null ? null : 'failure_ratio',
     disabled: snapshot.disabled,
     halt_failure_ratio: snapshot.haltFailureRatio,
@@ -145,10 +148,15 @@ export async function dryRun(db: Database, actor: Actor, input: NewRelease, now 
   }
   const prn = (id: string | undefined) => (id === undefined ? null : resourcePrn(actor.organizationId, 'release', id));
   if (outcome === null) {
-    return { valid: false, errors, position: { previous_release_prn: null, next_release_prn: null }, cohort_devices: 0, eligible: 0, would_claim: 0, not_eligible: null };
+    return { valid: false, errors, position: { previous_release_prn: null, next_release_prn: null }, cohort_devices: 0, eligible: 0, would_claim: 0, not_eligible: null, next_window_at: null };
   }
   const index = outcome.chain.findIndex((row) => row.id === outcome.releaseId);
-  const evaluation = await evaluateFleet(db, actor.organizationId, outcome.chain[index].cohortId, outcome.chain, index, now);
+  const cohortId = outcome.chain[index].cohortId;
+  const cohortWindows = await cohortWindowsOf(db, cohortId);
+  const evaluation = await evaluateFleet(db, actor.organizationId, cohortId, outcome.chain, index, now);
+  const windows = outcome.chain[index].maintenanceWindows ?? cohortWindows;
+  const closed = windows !== null && !insideWindows(windows, now.getTime());
+  const next = closed ? nextWindowStart(windows, now.getTime()) : null;
   return {
     valid: true,
     errors,
@@ -157,6 +165,7 @@ export async function dryRun(db: Database, actor: Actor, input: NewRelease, now 
     eligible: evaluation.eligible,
     would_claim: evaluation.wouldClaim,
     not_eligible: evaluation.notEligible,
+    next_window_at: next === null ? null : new Date(next).toISOString(),
   };
 }
 

@@ -32,7 +32,7 @@ export const updateReportDeviceRoutes: ContextRoutes = (app, platform) => {
       summary: 'Report on an install',
       description:
         'What the daemon is doing with the bundle it was offered: `downloading` (with `progress`, at most one such report per 5 seconds per install), ' +
-        '`installing`, `rebooting`, `installed`, `failed` or `rolled_back` (these two need a `reason`). ' +
+        '`installing`, `rebooting`, `installed`, `failed` or `rolled_back`, or `deferred` (offered, but the device\'s readiness command said not now; it asks again at its next poll). `failed`, `rolled_back` and `deferred` need a `reason`. ' +
         'Records a `device.update_reported` event and keeps the latest report of the device for the release. ' +
         'A release or bundle that is not the organization\'s is a 422 naming the field.',
       body: Type.Object({
@@ -40,7 +40,7 @@ export const updateReportDeviceRoutes: ContextRoutes = (app, platform) => {
         release_prn: Nullable(Prn('The release being installed; null for a bundle outside any release (a bundle override).')),
         bundle_prn: Prn('The bundle being installed.'),
         progress: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'Fraction done, 0 to 1.' }))),
-        reason: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 256, description: 'Why; required for failed and rolled_back.' }))),
+        reason: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 256, description: 'Why; required for failed, rolled_back and deferred.' }))),
       }),
       response: { 201: Type.Object({ data: UpdateReport }, { description: 'The recorded report.' }), ...STANDARD_ERRORS },
     },

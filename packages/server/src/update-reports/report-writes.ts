@@ -61,7 +61,8 @@ const GUARDS_FROM = 14;
  * The statement. `report_checks` decides each report from one snapshot; `report_kept` is what
  * passes them all, and everything written is drawn from it alone. The latest-report upsert names
  * one of two partial unique indexes (update-reports/schema.ts) as its conflict target, so there
- * is one upsert per index. `now()` is the events' inserted_at (the transaction's start).
+ * is one upsert per index. A deferral never replaces a finished report: the health gate and the
+ * rollout counts read the latest outcome. `now()` is the events' inserted_at (the transaction's start).
  * Built on first use: the event hooks (webhook outbox rows) register when their modules load.
  */
 let statement: string | undefined;
@@ -71,7 +72,8 @@ function statementText(): string {
     where release_id is ${withRelease ? 'not null' : 'null'}
     on conflict (device_id, ${withRelease ? 'release_id) where release_id is not null' : 'bundle_id) where release_id is null'} do update
       set bundle_id = excluded.bundle_id, status = excluded.status, progress = excluded.progress,
-          reason = excluded.reason, event_id = excluded.event_id, updated_at = now()`;
+          reason = excluded.reason, event_id = excluded.event_id, updated_at = now()
+      where excluded.status <> 'deferred' or device_update_reports.status not in ('installed', 'failed', 'rolled_back')`;
   return `with ${admissionGuardCte(GUARDS_FROM)},
   report_checks as materialized (
     select i.*,

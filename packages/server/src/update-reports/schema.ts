@@ -5,7 +5,8 @@ import { id, insertedAt, organizationId, updatedAt } from '../db/columns';
 import { devices } from '../devices/schema';
 import { releases } from '../releases/schema';
 
-export const UPDATE_REPORT_STATUSES = ['downloading', 'installing', 'rebooting', 'installed', 'failed', 'rolled_back'] as const;
+/** `deferred`: offered, but the device's readiness command said not now (it asks again later). */
+export const UPDATE_REPORT_STATUSES = ['downloading', 'installing', 'rebooting', 'installed', 'failed', 'rolled_back', 'deferred'] as const;
 export type UpdateReportStatus = (typeof UPDATE_REPORT_STATUSES)[number];
 
 /**

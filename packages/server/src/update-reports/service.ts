@@ -49,6 +49,8 @@ export interface UpdateReportWire {
 
 const FINISHED: ReadonlySet<UpdateReportStatus> = new Set(['installed', 'failed', 'rolled_back']);
 const NEEDS_REASON: ReadonlySet<UpdateReportStatus> = new Set(['failed', 'rolled_back']);
+/** Also need a reason, without counting as a failure. */
+const EXPLAINED: ReadonlySet<UpdateReportStatus> = new Set([...NEEDS_REASON, 'deferred']);
 
 /** The write of `input` by the device `row` (as admitted, or as its guard will prove). */
 function reportWrite(row: DeviceRow, input: UpdateReportInput, releaseId: string | null, guard: ReportWrite['guard']): ReportWrite {
@@ -83,7 +85,7 @@ export async function recordUpdateReport(db: Executor, device: AuthenticatedDevi
     admission = null;
   };
   const reason = input.reason ?? null;
-  if (NEEDS_REASON.has(input.status) && reason === null) {
+  if (EXPLAINED.has(input.status) && reason === null) {
     await admitted();
     throw invalidField('reason', 'required', { status: input.status });
   }

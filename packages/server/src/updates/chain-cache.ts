@@ -16,6 +16,8 @@ import { validateChain } from '../releases/chain';
 import type { ReleaseRow } from '../releases/chain-store';
 import type { ChainRelease } from './core/resolution-types';
 import { releases } from '../releases/schema';
+import { cohortWindowsOf } from '../rollouts/windows';
+import type { MaintenanceWindow } from '../rollouts/window-rule';
 
 export interface CachedChain {
   /** The stamp this chain was loaded at (null: the cohort's chain was never edited). */
@@ -30,7 +32,7 @@ export interface CachedChain {
 const MAX_COHORTS = 10_000;
 const caches = new WeakMap<object, Map<string, CachedChain>>();
 
-export function toChainRelease(row: ReleaseRow): ChainRelease {
+export function toChainRelease(row: ReleaseRow, cohortWindows: MaintenanceWindow[] | null = null): ChainRelease {
   return {
     id: row.id,
     bundleId: row.bundleId,
@@ -44,6 +46,7 @@ export function toChainRelease(row: ReleaseRow): ChainRelease {
     phaseMode: row.phaseMode,
     phaseValue: row.phaseValue,
     phaseTags: row.phaseTags,
+    maintenanceWindows: row.maintenanceWindows ?? cohortWindows,
   };
 }
 
@@ -73,7 +76,9 @@ export async function chainAt(db: Executor, cohortId: string, version: number | 
   const hit = chainInMemory(db, cohortId, version);
   if (hit) return hit;
   const rows = await loadOrderedChain(db, cohortId);
-  const loaded: CachedChain = { version, rows, releases: rows.map(toChainRelease), indexById: new Map(rows.map((row, index) => [row.id, index])) };
+  // The cohort's windows ride with the chain: a cohort PATCH of them bumps the chain stamp.
+  const cohortWindows = rows.length === 0 ? null : await cohortWindowsOf(db, cohortId);
+  const loaded: CachedChain = { version, rows, releases: rows.map((row) => toChainRelease(row, cohortWindows)), indexById: new Map(rows.map((row, index) => [row.id, index])) };
   const cache = cacheOf(db);
   if (cache.size >= MAX_COHORTS) cache.clear();
   cache.set(cohortId, loaded);

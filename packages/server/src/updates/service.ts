@@ -194,7 +194,7 @@ function withLostSlots(input: LoadedCheck['input'], lost: ReadonlySet<string>): 
 
 export async function checkForUpdate(platform: Platform, asked: CheckDevice, reportedAsSent: ReportedState, options: CheckOptions): Promise<UpdateCheck> {
   const { db } = platform;
-  const now = options.now ?? new Date();
+  const now = options.now ?? platform.now?.() ?? new Date();
   // The device as the check resolves on it, and the admission its write is still to prove.
   let device = asked;
   let admission = options.admission;
@@ -241,7 +241,7 @@ export async function checkForUpdate(platform: Platform, asked: CheckDevice, rep
  * Why the device gets what it gets, step by step. Read-only: it takes no claim and records no
  * event, so "phase_slot_available" means a check now would take a slot.
  */
-export async function explainUpdate(platform: Platform, device: CheckDevice, reported: ReportedState, now = new Date()) {
+export async function explainUpdate(platform: Platform, device: CheckDevice, reported: ReportedState, now = platform.now?.() ?? new Date()) {
   const loaded = await loadCheck(platform.db, device, ownReportedState(device.organizationId, reported), now);
   const result = await resolveWithLookups(platform.db, loaded.input, device.target);
   const latest = loaded.input.chain.at(-1);

@@ -5,7 +5,7 @@
  * release lists and rollouts. Cancel is final, so it asks for a confirmation first.
  * `RolloutSettingsFields`: the release form's fields for the rollout controls' settings.
  */
-import { Badge, Button, Checkbox, Group, NumberInput, Stack } from '@mantine/core';
+import { Badge, Button, Checkbox, Chip, Group, NumberInput, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { answerOf } from '../../api/lists';
@@ -76,10 +76,15 @@ export function RolloutControls({ release }: { release: Release }) {
 }
 
 export type PenaltyBoxSetting = NonNullable<Release['penalty_box']>;
+export type MaintenanceWindowSetting = NonNullable<Release['maintenance_windows']>[number];
 export interface RolloutSettings {
   penalty_box: PenaltyBoxSetting | null;
+  /** One window here; the API and CLI take several. Null: the cohort's windows. */
+  maintenance_windows: MaintenanceWindowSetting[] | null;
 }
-export const DEFAULT_ROLLOUT_SETTINGS: RolloutSettings = { penalty_box: null };
+export const DEFAULT_ROLLOUT_SETTINGS: RolloutSettings = { penalty_box: null, maintenance_windows: null };
+const WINDOW_START: MaintenanceWindowSetting = { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '22:00', end: '04:00', time_zone: 'UTC' };
+const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 /** The server's defaults, shown when the user starts from them. */
 const PENALTY_DEFAULTS: PenaltyBoxSetting = { failures: 3, window_seconds: null, rest_seconds: 86_400 };
 
@@ -88,6 +93,8 @@ const numberOrNull = (value: number | string) => (value === '' ? null : Number(v
 export function RolloutSettingsFields({ value, onChange }: { value: RolloutSettings; onChange: (next: RolloutSettings) => void }) {
   const box = value.penalty_box;
   const setBox = (patch: Partial<PenaltyBoxSetting>) => onChange({ ...value, penalty_box: { ...(box ?? PENALTY_DEFAULTS), ...patch } });
+  const window = value.maintenance_windows?.[0] ?? null;
+  const setWindow = (patch: Partial<MaintenanceWindowSetting>) => onChange({ ...value, maintenance_windows: [{ ...(window ?? WINDOW_START), ...patch }] });
   return (
     <Stack gap="xs" data-testid="rollout-settings">
       <Checkbox
@@ -101,6 +108,29 @@ export function RolloutSettingsFields({ value, onChange }: { value: RolloutSetti
           <NumberInput label="Within (seconds)" description="Empty: no window" min={1} value={box.window_seconds ?? ''} onChange={(v) => setBox({ window_seconds: numberOrNull(v) })} w={160} />
           <NumberInput label="Rest (seconds)" min={1} value={box.rest_seconds} onChange={(v) => setBox({ rest_seconds: Number(v) })} w={160} />
         </Group>
+      )}
+      <Checkbox
+        label="Own maintenance window (default: the cohort's; outside it no new device is offered the release)"
+        checked={window !== null}
+        onChange={(event) => onChange({ ...value, maintenance_windows: event.currentTarget.checked ? [WINDOW_START] : null })}
+      />
+      {window && (
+        <Stack gap={4}>
+          <Chip.Group multiple value={window.days} onChange={(days) => setWindow({ days: DAYS.filter((day) => days.includes(day)) })}>
+            <Group gap={4} aria-label="Days">
+              {DAYS.map((day) => (
+                <Chip key={day} value={day} size="xs">
+                  {day}
+                </Chip>
+              ))}
+            </Group>
+          </Chip.Group>
+          <Group>
+            <TextInput label="Opens (HH:MM)" value={window.start} onChange={(event) => setWindow({ start: event.currentTarget.value })} w={120} />
+            <TextInput label="Closes (HH:MM)" description="At or before opening: next day" value={window.end} onChange={(event) => setWindow({ end: event.currentTarget.value })} w={160} />
+            <TextInput label="Time zone" description="IANA, e.g. Europe/Berlin" value={window.time_zone} onChange={(event) => setWindow({ time_zone: event.currentTarget.value })} w={200} />
+          </Group>
+        </Stack>
       )}
     </Stack>
   );

@@ -6,6 +6,7 @@
  * loads these from the database; resolution itself reads nothing and writes nothing. It only says
  * that a phase claim must be taken; the caller takes it, serialised per cohort.
  */
+import type { MaintenanceWindow } from '../../rollouts/window-rule';
 
 export interface ResolutionDevice {
   id: string;
@@ -49,6 +50,8 @@ export interface ChainRelease {
   /** [0,1] fraction of the cohort, or an integer 2..1e9 device count; 1 = complete (not phased). */
   phaseValue: number | null;
   phaseTags: readonly string[] | null;
+  /** The release's maintenance windows, else its cohort's (chain-cache.ts); null = always open. */
+  maintenanceWindows: readonly MaintenanceWindow[] | null;
 }
 
 /** A bundle override attached to the device (active or not; resolution checks the window). */
@@ -125,6 +128,7 @@ export type ExplainReason =
   | 'cancelled'
   | 'paused'
   | 'penalty_box'
+  | 'outside_maintenance_window'
   | 'scheduled'
   | 'requirement_not_met'
   | 'phase_full'

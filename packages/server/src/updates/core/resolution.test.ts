@@ -20,6 +20,7 @@ function release(id: string, fields: Partial<ChainRelease> = {}): ChainRelease {
     phaseMode: 'numeric',
     phaseValue: 1,
     phaseTags: null,
+    maintenanceWindows: null,
     ...fields,
   };
 }
@@ -295,6 +296,19 @@ describe('resolveUpdate: walking backward', () => {
     expect(resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, restUntil, now: new Date(NOW.getTime() + HOUR) })).releaseId).toBe('r2');
   });
 
+  it('offers no new release outside its maintenance windows, saying when the next opens; a slot holder still gets it', () => {
+    const windows = [{ days: ['wed'], start: '13:00', end: '14:00', time_zone: 'UTC' }]; // NOW is Wednesday 12:00 UTC
+    const chain = [release('r1'), release('r2', { maintenanceWindows: windows })];
+    const closed = resolveUpdate(input({ chain, headers: { releaseId: 'r1' } }));
+    expect(closed.status).toBe('no_update');
+    expect(closed.explanation.find((s) => s.reason === 'outside_maintenance_window')).toMatchObject({ subject: { id: 'r2' }, outcome: 'skipped', detail: { next_window_at: '2025-06-11T13:00:00.000Z' } });
+    expect(resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, now: new Date('2025-06-11T13:00:00Z') })).releaseId).toBe('r2');
+    const phased = [release('r1'), release('r2', { maintenanceWindows: windows, phaseValue: 0.5 })];
+    const holder = resolveUpdate(input({ chain: phased, headers: { releaseId: 'r1' }, phaseClaims: () => ({ ...noClaims, deviceHasClaim: true, claimCount: 1 }) }));
+    expect(holder.releaseId).toBe('r2');
+    expect(resolveUpdate(input({ chain: phased, headers: { releaseId: 'r1' } })).status).toBe('no_update');
+  });
+
   it('skips a release before its schedule date, takes it at the date', () => {
     const chain = [release('r1'), release('r2', { scheduleDate: new Date(NOW.getTime() + 1) })];
     const early = resolveUpdate(input({ chain }));
@@ -433,6 +447,7 @@ const releaseArbitrary = (index: number): fc.Arbitrary<ChainRelease> =>
     phaseMode: fc.constantFrom('numeric' as const, 'numeric' as const, 'tags' as const),
     phaseValue: fc.constantFrom(1, 1, 1, 0, 0.1, 0.5, 3, null),
     phaseTags: fc.option(fc.subarray(TAGS)),
+    maintenanceWindows: fc.constantFrom(null, null, null, [{ days: ['wed'], start: '11:00', end: '13:00', time_zone: 'UTC' }], [{ days: ['wed'], start: '13:00', end: '14:00', time_zone: 'UTC' }]),
   });
 
 const chainArbitrary = fc.integer({ min: 0, max: 7 }).chain((length) => fc.tuple(...Array.from({ length }, (_, i) => releaseArbitrary(i))));

@@ -20,6 +20,7 @@
  * - A claim is returned only with status `update`: a release rejected later (unsigned, already
  *   current) does not consume a slot.
  */
+import { insideWindows, nextWindowStart } from '../../rollouts/window-rule';
 import { isPhased, phaseDecision } from './phase';
 import type {
   ChainRelease,
@@ -199,6 +200,12 @@ function walkBackward(input: ResolutionInput, target: number, position: Position
     const restUntil = input.restUntil?.get(release.id);
     if (restUntil !== undefined && now.getTime() < restUntil) {
       steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'penalty_box', detail: { rest_until: new Date(restUntil).toISOString() } });
+      continue;
+    }
+    // Outside every window no new offer: a slot holder of a phased release was offered it already.
+    if (release.maintenanceWindows !== null && !insideWindows(release.maintenanceWindows, now.getTime()) && !(isPhased(release) && input.phaseClaims(release.id).deviceHasClaim)) {
+      const next = nextWindowStart(release.maintenanceWindows, now.getTime());
+      steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'outside_maintenance_window', detail: { next_window_at: next === null ? null : new Date(next).toISOString() } });
       continue;
     }
     if (release.scheduleDate !== null && release.scheduleDate.getTime() > now.getTime()) {
