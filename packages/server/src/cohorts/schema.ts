@@ -1,5 +1,5 @@
 import { index, jsonb, pgTable, text, uuid } from 'drizzle-orm/pg-core';
-import type { MaintenanceWindow } from '../rollouts/window-rule';
+import type { MaintenanceWindow } from '../updates/core/window-rule';
 import { id, insertedAt, organizationId, updatedAt } from '../db/columns';
 import { products } from '../products/schema';
 

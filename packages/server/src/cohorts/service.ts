@@ -15,7 +15,7 @@ import type { SearchFields } from '../search/search';
 import { timestampsOf } from '../http/wire-fields';
 import { getProduct } from '../products/service';
 import { cohorts } from './schema';
-import { windowProblems, type MaintenanceWindow } from '../rollouts/window-rule';
+import { windowProblems, type MaintenanceWindow } from '../updates/core/window-rule';
 import { bumpChainStamp } from '../releases/chain-store';
 
 export type CohortRow = typeof cohorts.$inferSelect;

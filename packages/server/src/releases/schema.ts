@@ -1,4 +1,4 @@
-import type { MaintenanceWindow } from '../rollouts/window-rule';
+import type { MaintenanceWindow } from '../updates/core/window-rule';
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bundles } from '../bundles/schema';

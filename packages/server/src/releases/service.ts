@@ -22,7 +22,7 @@ import { placeRelease, type Placement } from './position';
 import { chainRuleProblem, phaseTypeOf, phaseValueFrozen, releaseFieldProblems } from './release-rules';
 import { haltSettingProblems } from '../rollouts/halt-rule';
 import { penaltySettingProblems } from '../rollouts/penalty-rule';
-import { windowProblems, type MaintenanceWindow } from '../rollouts/window-rule';
+import { windowProblems, type MaintenanceWindow } from '../updates/core/window-rule';
 import { releases } from './schema';
 import { withPrevious, type ReleaseWithPrevious } from './wire';
 

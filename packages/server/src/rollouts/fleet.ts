@@ -18,7 +18,7 @@ import type { Executor } from '../db/connection';
 import type { ReleaseRow } from '../releases/chain-store';
 import { toChainRelease } from '../updates/chain-cache';
 import { cohortWindowsOf } from './windows';
-import { insideWindows } from './window-rule';
+import { insideWindows } from '../updates/core/window-rule';
 import { isPhased, phaseSlots } from '../updates/core/phase';
 import type { ChainRelease, DeviceOverride, ExplainStep, ResolutionResult } from '../updates/core/resolution-types';
 import { resolveWithLookups } from '../updates/inputs';

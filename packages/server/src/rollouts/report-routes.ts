@@ -8,7 +8,8 @@ import { list, Nullable, Prn, PrnParams, STANDARD_ERRORS, Timestamp } from '../h
 import { UPDATE_REPORT_STATUSES, type UpdateReportStatus } from './neighbours';
 import { listReleaseReports } from './release-reports';
 
-const Status = Type.Union([Type.Literal('downloading'), Type.Literal('installing'), Type.Literal('rebooting'), Type.Literal('installed'), Type.Literal('failed'), Type.Literal('rolled_back')]);
+// One list of statuses (update-reports/schema.ts), so a new one is answered here too.
+const Status = Type.Unsafe<UpdateReportStatus>({ type: 'string', enum: [...UPDATE_REPORT_STATUSES] });
 
 const ReleaseReport = Type.Object({
   prn: Prn("The latest report's prn (its device.update_reported event)."),

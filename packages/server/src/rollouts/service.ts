@@ -16,7 +16,7 @@ import { isPhased } from '../updates/core/phase';
 import { rolloutSnapshot, type RolloutSnapshot } from './counts';
 import { restingCount } from './penalty-box';
 import { evaluateFleet, type FleetEvaluation } from './fleet';
-import { insideWindows, nextWindowStart } from './window-rule';
+import { insideWindows, nextWindowStart } from '../updates/core/window-rule';
 import { cohortWindowsOf } from './windows';
 
 export { CreateBody as DryRunBody, Release } from '../releases/api-schemas';

@@ -17,7 +17,7 @@ import type { ReleaseRow } from '../releases/chain-store';
 import type { ChainRelease } from './core/resolution-types';
 import { releases } from '../releases/schema';
 import { cohortWindowsOf } from '../rollouts/windows';
-import type { MaintenanceWindow } from '../rollouts/window-rule';
+import type { MaintenanceWindow } from './core/window-rule';
 
 export interface CachedChain {
   /** The stamp this chain was loaded at (null: the cohort's chain was never edited). */

@@ -6,7 +6,7 @@
  * loads these from the database; resolution itself reads nothing and writes nothing. It only says
  * that a phase claim must be taken; the caller takes it, serialised per cohort.
  */
-import type { MaintenanceWindow } from '../../rollouts/window-rule';
+import type { MaintenanceWindow } from './window-rule';
 
 export interface ResolutionDevice {
   id: string;

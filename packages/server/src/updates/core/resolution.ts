@@ -20,7 +20,7 @@
  * - A claim is returned only with status `update`: a release rejected later (unsigned, already
  *   current) does not consume a slot.
  */
-import { insideWindows, nextWindowStart } from '../../rollouts/window-rule';
+import { insideWindows, nextWindowStart } from './window-rule';
 import { isPhased, phaseDecision } from './phase';
 import type {
   ChainRelease,
