@@ -51,7 +51,9 @@ const completeConfiguration = () => jsonOf(RUN_TIME_OVERVIEW);
 
 it('checks every JSON block of the daemon pages, and each checked block says so', () => {
   const json = allBlocks.filter((b) => b.lang === 'json');
-  expect(json.filter((b) => b.norun === null && !CHECKED_PAGES.includes(b.file)).map((b) => `${b.file}:${b.line}`), 'a JSON block no case here checks').toEqual([]);
+  // A block another test checks says which (tested-by), and that test reads the block itself.
+  const elsewhere = (b: { meta: string }) => /tested-by="/.test(b.meta) && !b.meta.includes(`tested-by="${THIS_TEST}"`);
+  expect(json.filter((b) => b.norun === null && !CHECKED_PAGES.includes(b.file) && !elsewhere(b)).map((b) => `${b.file}:${b.line}`), 'a JSON block no case here checks').toEqual([]);
   const marked = allBlocks.filter((b) => b.meta.includes(`tested-by="${THIS_TEST}"`)).map((b) => `${b.file}:${b.line}`);
   const checked = [...CHECKED_PAGES.map((page) => only(page, 'json')), only(UBOOT_SCHEMA, 'text')].map((b) => `${b.file}:${b.line}`);
   expect(marked.sort()).toEqual(checked.sort());

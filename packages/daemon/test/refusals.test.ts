@@ -104,9 +104,9 @@ describe('the daemon refuses', () => {
     expect(await refusedWith('longer', [trusted], { whole: (bytes) => Buffer.concat([bytes, Buffer.alloc(10)]) })).toMatch(/larger than its declared size 262144/);
   });
 
-  it('before downloading, a binary for an installer this device is not configured for (avocado-ab without uboot_environment)', async () => {
+  it('before downloading, a binary for an installer this device is not configured for (avocado-ab without a boot environment)', async () => {
     const named = await refusedWith('ab-named', [trusted], { metadata: () => ({ canopy: { installer: 'avocado-ab' } }), beforeDownload: true });
-    expect(named).toMatch(/^ab-named-\d+: installer avocado-ab is not available on this device: avocado-ab needs uboot_environment in the configuration$/);
+    expect(named).toMatch(/^ab-named-\d+: installer avocado-ab is not available on this device: avocado-ab needs uboot_environment or grub_environment in the configuration$/);
     // No canopy metadata at all means avocado-ab (the schema's default): refused the same way.
     const unnamed = await refusedWith('ab-default', [trusted], { metadata: () => ({}), beforeDownload: true });
     expect(unnamed).toMatch(/installer avocado-ab is not available on this device: avocado-ab needs uboot_environment/);
