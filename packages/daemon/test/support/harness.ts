@@ -12,7 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeLeafCertificate, makeRootCa, type TestCertificate } from '../../../server/test/support/certificates';
 import { createDevice, registerDeviceCertificate, registeredCa } from '../../../server/test/support/device-fleet';
-import type { Api, TestServer } from '../../../server/test/support/server';
+import { startTestServer, type Api, type TestServer } from '../../../server/test/support/server';
+import { afterAll, beforeAll } from 'vitest';
 
 export const DAEMON_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const DAEMON_BUNDLE = path.join(DAEMON_ROOT, 'dist/canopy-daemon.mjs');
@@ -270,4 +271,20 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
 export async function updateReports(api: Api, devicePrn: string): Promise<Array<{ status: string; reason: string | null; progress: number | null; release: string | null }>> {
   const res = await api('GET', `/events?type=device&subtype=update_reported&resource_prn=${encodeURIComponent(devicePrn)}&order=asc&limit=100`);
   return res.body.events.map((e: any) => e.data.data);
+}
+
+/** One test file's server, fleet and signer, made before its tests (with the daemon bundled) and closed after. */
+export function useDaemonTestServer(name: string): { t: TestServer; fleet: Fleet; signer: Signer } {
+  const context = {} as { t: TestServer; fleet: Fleet; signer: Signer };
+  beforeAll(async () => {
+    bundleDaemon();
+    context.t = await startTestServer();
+    context.fleet = await createFleet(context.t.api, name);
+    context.signer = await createSigner(context.t.api, temporaryDir(), name);
+  });
+  afterAll(async () => {
+    await context.t?.close();
+    removeTemporaryDirs();
+  });
+  return context;
 }
