@@ -5,18 +5,19 @@
  * (the mistake a bundle prn left over from another guide made easy). A bundle for the other
  * product is made from the same artifact versions.
  */
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { resourcePrn } from '../core/prn';
 import { invalidField } from '../http/errors';
-import { bundles } from '../bundles/schema';
 import { cohorts } from '../cohorts/schema';
 import { releases } from './schema';
 
 /** Refuses `bundleId` for a release in `cohortId` when another product's cohort has a release of it. */
 export async function checkBundleProduct(tx: Executor, organizationId: string, bundleId: string, cohortId: string): Promise<void> {
-  // Locked so two releases made at once for two products cannot both pass.
-  await tx.select({ id: bundles.id }).from(bundles).where(eq(bundles.id, bundleId)).for('update');
+  // Two releases of one bundle made at once for two products must not both pass. An advisory lock
+  // on the bundle, not its row: a release insert takes a key-share lock on that row (its foreign
+  // key) while holding its cohort's chain lock, so locking the row here could deadlock.
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('release-bundle:' || ${bundleId}))`);
   const product = tx.select({ productId: cohorts.productId }).from(cohorts).where(eq(cohorts.id, cohortId));
   const [other] = await tx
     .select({ productId: cohorts.productId })

@@ -142,12 +142,13 @@ export async function createRelease(db: Database, actor: Actor, input: NewReleas
   return db.transaction(async (tx) => {
     const cohort = await getCohort(tx, actor, input.cohort_prn, 'cohort_prn');
     const bundle = await getBundle(tx, actor, input.bundle_prn, 'bundle_prn');
-    await checkBundleProduct(tx, actor.organizationId, bundle.id, cohort.id);
     const placement: Placement = {
       nextId: await linkedReleaseId(tx, actor, 'next_release_prn', input.next_release_prn, cohort.id),
       previousId: await linkedReleaseId(tx, actor, 'previous_release_prn', input.previous_release_prn, cohort.id),
     };
     await lockCohortChain(tx, cohort.id);
+    // After the chain lock, the one every release write takes first.
+    await checkBundleProduct(tx, actor.organizationId, bundle.id, cohort.id);
     const chain = await loadChain(tx, actor.organizationId, cohort.id);
     const id = randomUUID();
     const phaseMode = input.phase_mode ?? 'numeric';
