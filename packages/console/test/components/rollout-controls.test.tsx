@@ -10,7 +10,7 @@ describe('rollout controls', () => {
   it('offer what the server would act on: pause or resume, and cancel until cancelled', () => {
     expect(availableControls(running)).toEqual(['pause', 'cancel']);
     expect(availableControls({ ...running, paused_at: '2026-01-01T00:00:00Z' })).toEqual(['resume', 'cancel']);
-    expect(availableControls({ ...running, halted_at: '2026-01-01T00:00:00Z' })).toEqual(['resume', 'cancel']);
+    expect(availableControls({ ...running, halted_at: '2026-01-01T00:00:00Z' })).toEqual(['pause', 'cancel']);
     expect(availableControls({ ...running, cancelled_at: '2026-01-01T00:00:00Z' })).toEqual([]);
   });
 

@@ -33,8 +33,7 @@ export function ReleaseActions({ release }: { release: Release }) {
   if (!canWrite) return null;
   return (
     <Group gap="sm" data-testid="release-actions">
-      {/* A halt by the health gate, or a pause, is resumed by the rollout controls' Resume (POST /resume). */}
-      {release.disabled && (release.halted_at || release.paused_at) ? null : release.disabled ? (
+      {release.disabled ? (
         <Button loading={toggle.isPending} onClick={() => toggle.mutate(false)}>
           Resume {release.name}
         </Button>

@@ -19,7 +19,8 @@ type ControlledRelease = Pick<Release, 'name' | 'paused_at' | 'cancelled_at' | '
 /** The controls the server would act on: a cancelled release takes none (409 release_cancelled). */
 export function availableControls(release: ControlledRelease): RolloutControl[] {
   if (release.cancelled_at) return [];
-  const controls: RolloutControl[] = release.paused_at || release.halted_at ? ['resume'] : ['pause'];
+  // A halt (the health gate's, or by hand) is resumed where it is shown: the halted banner and the release's actions.
+  const controls: RolloutControl[] = release.paused_at ? ['resume'] : ['pause'];
   return [...controls, 'cancel'];
 }
 
