@@ -1,10 +1,8 @@
 /**
- * Update resolution: which bundle should this device run now
- * (site/docs/canopy-core/reference/bundle-management/releases.md, "Resolution").
- *
- * A pure function of already-loaded data, so the device API, the admin update check and the
- * explain endpoint all share it, and every branch is testable without a database. It follows the
- * contract step by step and records each decision in `explanation`.
+ * Which bundle this device should run now (releases.md in the docs, "Resolution"): a pure
+ * function of already-loaded data, so the device API, the admin update check and the explain
+ * endpoint share it and every branch is testable without a database. It follows the contract
+ * step by step and records each decision in `explanation`.
  *
  * Choices the contract leaves open (each also commented where it happens):
  * - Position uses the headers first, then the device's stored reported release/bundle, so a device
