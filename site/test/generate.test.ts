@@ -33,7 +33,7 @@ describe('CLI page generator', () => {
     writeCliPages(path.join(tmp, 'a'), exported.tree, data);
     writeCliPages(path.join(tmp, 'b'), fallback.tree, data);
     expect(pageList(path.join(tmp, 'a'))).toEqual(pageList(path.join(tmp, 'b')));
-    expect(pageList(path.join(tmp, 'a')).filter((p) => !p.endsWith('_category_.json'))).toHaveLength(78);
+    expect(pageList(path.join(tmp, 'a')).filter((p) => !p.endsWith('_category_.json'))).toHaveLength(82);
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
