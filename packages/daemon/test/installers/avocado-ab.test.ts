@@ -12,6 +12,7 @@ import type { InstallContext } from '../../src/installers/installer.ts';
 import { createLogger, type Logger } from '../../src/log.ts';
 import type { ManifestEntry } from '@canopy/sdk/device';
 import { powerOn } from '../support/boot-loader.ts';
+import { installerTestConfig } from '../support/installer-context.ts';
 import { fileEnvironment, HAS_FW_TOOLS, NO_FW_TOOLS_REASON, type FileEnvironment } from '../support/libubootenv.ts';
 
 interface Device {
@@ -41,27 +42,15 @@ function device(healthExit: number | null = 0): Device {
     fs.writeFileSync(healthCheck, `#!/bin/sh\necho "$CANOPY_SLOT" >> ${env.dir}/health-runs\nexit ${healthExit}\n`, { mode: 0o755 });
   }
   const copies = env.locations.copies.map((copy) => ({ device: copy.device, offset: copy.offset, size: copy.size }));
-  const config: DaemonConfig = {
-    device_api: { url: 'https://127.0.0.1:1', certificate_path: '/unused', private_key_path: '/unused' },
-    update_poll_interval: 300,
-    update_jitter: 30,
-    trusted_signing_keys: [],
-    signature_threshold: 1,
-    bundle_signature_threshold: 0,
-    download_dir: path.join(env.dir, 'downloads'),
-    state_dir: path.join(env.dir, 'state'),
+  const config = installerTestConfig(env.dir, {
     install_timeout: 60,
     health_check: healthCheck,
-    reboot_command: ['true'],
-    remote_access_tunnels: { enabled: false, port_ranges: ['22'], cidr_blocks: [] },
-    tunnel_poll_interval: 10,
     uboot_environment: {
       copies,
       variables: { active_slot: 'canopy_active_slot', upgrade_available: 'canopy_upgrade_available', boot_count: 'canopy_boot_count', boot_limit: 'canopy_boot_limit' },
     },
     avocado_ab: { slots },
-    log_level: 'debug',
-  };
+  });
   env.setenv('canopy_active_slot', 'a');
   const lines: string[] = [];
   const made = { env, slots, stateDir: path.join(env.dir, 'state', 'avocado-ab'), config, lines, log: createLogger({ level: 'debug', write: (line) => lines.push(line) }) };

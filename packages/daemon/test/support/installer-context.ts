@@ -19,9 +19,9 @@ export interface Scratch {
   remove(): void;
 }
 
-export function scratch(prefix: string, health_check?: string): Scratch {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `canopy-${prefix}-`));
-  const config: DaemonConfig = {
+/** A daemon configuration for installer tests: nothing reachable, files under `dir`; `extra` adds or replaces keys. */
+export function installerTestConfig(dir: string, extra: Partial<DaemonConfig> = {}): DaemonConfig {
+  return {
     device_api: { url: 'https://127.0.0.1:1', certificate_path: '/unused', private_key_path: '/unused' },
     update_poll_interval: 300,
     update_jitter: 30,
@@ -31,12 +31,17 @@ export function scratch(prefix: string, health_check?: string): Scratch {
     download_dir: path.join(dir, 'downloads'),
     state_dir: path.join(dir, 'state'),
     install_timeout: 120,
-    health_check,
     reboot_command: ['true'],
     remote_access_tunnels: { enabled: false, port_ranges: ['22'], cidr_blocks: [] },
     tunnel_poll_interval: 10,
     log_level: 'debug',
+    ...extra,
   };
+}
+
+export function scratch(prefix: string, health_check?: string): Scratch {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `canopy-${prefix}-`));
+  const config = installerTestConfig(dir, { health_check });
   return { dir, config, lines: [], remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
