@@ -28,8 +28,8 @@ export const devices = pgTable(
     updatedAt: updatedAt(),
     /**
      * The device's wire JSON text (the Device schema of routes.ts, byte for byte what the
-     * response serialiser writes), kept by the database: the devices_wire_json trigger
-     * (drizzle/0002_device_wire_json.sql) writes it on every insert and update, whatever the
+     * response serialiser writes), kept by the database: the devices_wire_json trigger, generated
+     * from the schema (wire-json-sql.ts), writes it on every insert and update, whatever the
      * writer, so read routes send it as it is. The default is only what drizzle's inserts leave
      * out; the trigger replaces it before the row is stored.
      */

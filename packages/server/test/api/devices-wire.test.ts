@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deviceWireJsonBody } from '../../src/devices/wire-json-sql';
 import { startTestServer, type TestServer } from '../support/server';
 
 let t: TestServer;
@@ -89,5 +90,11 @@ describe('device wire JSON written by the database', () => {
     await t.server.platform.db.execute(sql`update devices set quarantined = true, tags = null, target = 'raw', last_connected_at = now() where id = ${id}`);
     await sameAsSerialiser();
     expect(JSON.parse((await raw('GET', `/devices/${prn}`)).text).device).toMatchObject({ quarantined: true, tags: null, target: 'raw', description: AWKWARD });
+  });
+
+  it('comes from the function generated from the Device schema, as the database holds it', async () => {
+    const result = (await t.server.platform.db.execute(sql`select prosrc from pg_proc where proname = 'devices_wire_json'`)) as unknown as { rows: { prosrc: string }[] };
+    expect(result.rows).toHaveLength(1);
+    expect(result.rows[0].prosrc).toBe(deviceWireJsonBody());
   });
 });
