@@ -3,7 +3,7 @@
  * transaction as the change it describes, so an event exists exactly when its change does.
  * (Webhook deliveries hook in here too: they are written in that same transaction.)
  */
-import { and, sql, type SQL } from 'drizzle-orm';
+import { and, getTableColumns, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
 import { combine, keyset, pageRequest, toPage, type ListQuery } from '../http/pagination';
 import { prepared, type Prepared } from '../read-path/prepared-queries';
@@ -26,47 +26,26 @@ export interface NewEvent {
 
 export type EventRow = typeof events.$inferSelect;
 
-/** Listeners that must write in the event's own transaction (webhook outbox rows). */
-export type EventTransactionHook = (tx: Executor, event: EventRow) => Promise<void>;
-
-/** An event whose id is chosen before it is inserted (the statement form of a hook, below). */
-export type PendingEvent = NewEvent & { id: string };
-
 /**
- * The same listener as one data-modifying statement over events about to be inserted by the
- * statement it joins (their ids are known): null when it has nothing to write, `undefined` when
- * it cannot express these events (the caller then falls back to recordEvent). It may decide by
- * an event's `type` and `subtype` only, and must put every other field into the SQL as a value:
- * recordEvent prepares the statement once per event name, handing placeholders for those fields.
- */
-export type EventStatementHook = (events: readonly PendingEvent[]) => SQL | null | undefined;
-
-/**
- * The same listener as the fixed text of one data-modifying statement over a relation of events
- * about to be inserted by the statement it joins: `relation` names a CTE with the columns of
- * `EVENT_RELATION_COLUMNS`. Its text depends on nothing but `relation`, so a statement built
- * from it is the same text every time and PostgreSQL can keep its plan (eventRelationStatements).
+ * A listener that writes in the event's own statement (the webhook outbox), as the fixed text of
+ * one data-modifying statement over a relation of events about to be inserted by the statement it
+ * joins: `relation` names a CTE with the columns of `EVENT_RELATION_COLUMNS`. Its text depends on
+ * nothing but `relation`, so every statement built from it is the same text and PostgreSQL keeps
+ * its plan. Recording one event and a grouped check's hundred use this one form.
  */
 export type EventRelationHook = (relation: string) => string;
 
 /** The columns of the relation an EventRelationHook reads (data as jsonb). */
 export const EVENT_RELATION_COLUMNS = ['id', 'organization_id', 'type', 'subtype', 'actor_prn', 'resource_prn', 'data'] as const;
 
-const transactionHooks: { hook: EventTransactionHook; statement?: EventStatementHook; relation?: EventRelationHook }[] = [];
-export function onEventRecorded(hook: EventTransactionHook, statement?: EventStatementHook, relation?: EventRelationHook): void {
-  transactionHooks.push({ hook, statement, relation });
+const relationHooks: EventRelationHook[] = [];
+export function onEventRecorded(hook: EventRelationHook): void {
+  relationHooks.push(hook);
 }
 
-/**
- * Every hook's statement over the events of `relation` (EventRelationHook), as the texts of
- * data-modifying CTEs for the statement that inserts those events. Throws when a hook has no such
- * form: a caller that needs one statement cannot fall back to recording events one by one.
- */
+/** Every hook's statement over the events of `relation`, as the texts of data-modifying CTEs. */
 export function eventRelationStatements(relation: string): string[] {
-  return transactionHooks.map(({ relation: form }) => {
-    if (!form) throw new Error('eventRelationStatements: an event hook has no relation form');
-    return form(relation);
-  });
+  return relationHooks.map((hook) => hook(relation));
 }
 
 /** The parameter types of EVENT_RELATION_COLUMNS as eventRelationValues gives them (db/array-parameters.ts: the data as one JSON array). */
@@ -99,49 +78,30 @@ export function recordingCtes(relation: string): string[] {
   ];
 }
 
+/**
+ * One event and its hooks' writes as ONE prepared statement: the event is a one-row relation the
+ * insert and every hook read (one snapshot, foreign keys checked at the statement's end), built
+ * once per executor (a named statement: PostgreSQL parses it once per connection).
+ */
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<EventRow> {
   if (CHECK_EVENTS) assertCatalogued(event);
-  const id = newEventId();
-  const oneStatement = preparedRecordEvent(tx, event);
-  if (oneStatement) {
-    const [row] = (await oneStatement.execute({ id, organizationId: event.organizationId, actorPrn: event.actorPrn, resourcePrn: event.resourcePrn, data: event.data })) as EventRow[];
-    return row;
-  }
-  const [row] = await tx
-    .insert(events)
-    .values({ id, ...event })
-    .returning();
-  for (const { hook } of transactionHooks) await hook(tx, row);
-  return row;
-}
-
-/**
- * recordEvent as ONE prepared statement, when every hook has a statement form for this event
- * name: the hooks' writes ride along as data-modifying CTEs of the insert (one snapshot, foreign
- * keys checked at the statement's end), so an event costs one round trip, and the statement is
- * built once per executor and event name (a named statement: PostgreSQL parses it once per
- * connection). The hooks see placeholders for everything but `type` and `subtype`.
- */
-function preparedRecordEvent(tx: Executor, event: NewEvent): Prepared | null {
-  const values = {
-    id: sql.placeholder('id'),
-    organizationId: sql.placeholder('organizationId'),
-    type: event.type,
-    subtype: event.subtype,
-    actorPrn: sql.placeholder('actorPrn'),
-    resourcePrn: sql.placeholder('resourcePrn'),
-    data: sql.placeholder('data'),
-  };
-  const fragments = transactionHooks.map(({ statement }) => statement?.([values as unknown as PendingEvent]));
-  if (fragments.some((fragment) => fragment === undefined)) return null;
-  return prepared(tx, `record_event_${event.type}.${event.subtype}`, () => {
-    const ctes = fragments.flatMap((fragment, i) => (fragment ? [tx.$with(`hook${i}`, {}).as(fragment)] : []));
+  const statement = prepared(tx, 'record_event', () => {
+    const placeholders = ['id', 'organizationId', 'type', 'subtype', 'actorPrn', 'resourcePrn', 'data'].map((name) => sql.placeholder(name));
+    const casts = ['uuid', 'uuid', 'text', 'text', 'text', 'text', 'jsonb'];
+    const row = sql.join(placeholders.map((value, i) => sql`${value}::${sql.raw(casts[i])}`), sql`, `);
+    const input = tx.$with('event_input', {}).as(sql`select * from (values (${row})) as v(${sql.raw(EVENT_RELATION_COLUMNS.join(', '))})`);
+    // insert ... select fills the table's columns in order: the relation's, then inserted_at.
+    const columns = Object.values(getTableColumns(events)).map((column) => column.name);
+    if (columns.join() !== [...EVENT_RELATION_COLUMNS, 'inserted_at'].join()) throw new Error(`recordEvent: events has columns ${columns.join()}`);
+    const hooks = eventRelationStatements('event_input').map((text, i) => tx.$with(`hook${i}`, {}).as(sql.raw(text)));
     return tx
-      .with(...ctes)
+      .with(input, ...hooks)
       .insert(events)
-      .values(values)
+      .select(sql`select ${sql.raw(EVENT_RELATION_COLUMNS.join(', '))}, now() from event_input`)
       .returning();
   });
+  const [row] = (await statement.execute({ id: newEventId(), ...event, data: JSON.stringify(event.data) })) as EventRow[];
+  return row;
 }
 
 /** The event envelope (site/docs/canopy-core/reference/integration-management/events.mdx), as webhooks deliver it. */

@@ -6,56 +6,15 @@
  *   - webhook.test_fire goes only to the webhook it tests (its resource_prn);
  *   - every other event goes to each enabled webhook of the organization subscribed to it.
  */
-import { sql } from 'drizzle-orm';
-import type { Executor } from '../db/connection';
-import { onEventRecorded, type EventRow, type PendingEvent } from '../events/service';
-import { resourceIdFromPrn } from '../core/prn';
-import { webhookDeliveries, webhooks } from './schema';
+import { onEventRecorded, type EventRow } from '../events/service';
 
 export function eventName(event: Pick<EventRow, 'type' | 'subtype'>): string {
   return `${event.type}.${event.subtype}`;
 }
 
-export async function writeOutboxRows(tx: Executor, event: EventRow): Promise<void> {
-  const name = eventName(event);
-  if (name === 'webhook.request_failed') return;
-  const recipients =
-    name === 'webhook.test_fire'
-      ? sql`${webhooks.id} = ${resourceIdFromPrn(event.resourcePrn, 'webhook', event.organizationId)}`
-      : sql`${webhooks.state} = 'enabled' and ${webhooks.enabledEvents} @> ${JSON.stringify([name])}::jsonb`;
-  await tx.execute(sql`
-    insert into ${webhookDeliveries} (id, organization_id, webhook_id, event_id)
-    select gen_random_uuid(), ${webhooks.organizationId}, ${webhooks.id}, ${event.id}
-    from ${webhooks}
-    where ${webhooks.organizationId} = ${event.organizationId} and ${recipients}`);
-}
-
 /**
- * The same rule as one data-modifying statement over events about to be inserted by the
- * statement it joins (recordEvent's one prepared statement): the webhooks are matched inside that
- * statement, so batching costs no extra round trip and sees exactly the webhooks committed when
- * the statement runs (no cache, no staleness). test_fire is left to writeOutboxRows.
- */
-export function outboxStatement(list: readonly PendingEvent[]) {
-  const delivered = list.filter((event) => eventName(event) !== 'webhook.request_failed');
-  if (delivered.some((event) => eventName(event) === 'webhook.test_fire')) return undefined;
-  if (delivered.length === 0) return null;
-  const values = sql.join(
-    delivered.map((event) => sql`(${event.id}::uuid, ${event.organizationId}::uuid, ${eventName(event)})`),
-    sql`, `,
-  );
-  return sql`
-    insert into ${webhookDeliveries} (id, organization_id, webhook_id, event_id)
-    select gen_random_uuid(), w.organization_id, w.id, v.event_id
-    from (values ${values}) as v(event_id, organization_id, name)
-    join ${webhooks} w on w.organization_id = v.organization_id
-    where w.state = 'enabled' and w.enabled_events @> jsonb_build_array(v.name)`;
-}
-
-/**
- * The same rule over a relation of events (EventRelationHook: fixed text, planned once by the
- * statements that use it). test_fire matches its webhook by the webhook's prn, exactly what
- * writeOutboxRows resolves the event's resource_prn to.
+ * The rule over a relation of events (EventRelationHook: fixed text, planned once by the
+ * statements that use it). test_fire matches its webhook by the event's resource_prn.
  */
 export function outboxFromRelation(relation: string): string {
   return `insert into webhook_deliveries (id, organization_id, webhook_id, event_id)
@@ -68,4 +27,4 @@ export function outboxFromRelation(relation: string): string {
 }
 
 // Registered once, when the webhooks context is loaded; recordEvent runs it in every event's transaction.
-onEventRecorded(writeOutboxRows, outboxStatement, outboxFromRelation);
+onEventRecorded(outboxFromRelation);
