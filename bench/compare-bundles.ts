@@ -12,8 +12,9 @@
  * packages/server holding a bundle. BENCH_LOAD is `handshakes` (default: the devices reconnecting
  * in turn, as device-api.ts counts new connections) or `keep-alive` (GET /update from
  * BENCH_CONNECTIONS kept-alive connections, default 64 as device-api.ts measures; more shows what
- * the server does when it is not waiting on its clients), or `admin-get` (the admin API's
- * GET /devices/{prn} over the enrolled fleet, 64 connections, as api-devices.ts measures it).
+ * the server does when it is not waiting on its clients), `admin-get` (the admin API's
+ * GET /devices/{prn} over the enrolled fleet, 64 connections, as api-devices.ts measures it) or
+ * `admin-list` (its first page of GET /devices, the same way).
  * BENCH_ROUNDS (default 4) rounds of BENCH_SECONDS (default 10).
  *
  * BENCH_HISTORY=<n> puts n past events (random ids, as a long-running server's table holds) in
@@ -37,8 +38,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 /** As device-api.ts measures them. */
 const DEVICES = 10_000;
-const CONNECTIONS = { handshakes: 256, 'keep-alive': Number(process.env.BENCH_CONNECTIONS ?? 64), 'admin-get': 64 }[LOAD];
-if (!CONNECTIONS) throw new Error(`BENCH_LOAD is handshakes, keep-alive or admin-get, not ${LOAD}`);
+const CONNECTIONS = { handshakes: 256, 'keep-alive': Number(process.env.BENCH_CONNECTIONS ?? 64), 'admin-get': 64, 'admin-list': 64 }[LOAD];
+if (!CONNECTIONS) throw new Error(`BENCH_LOAD is handshakes, keep-alive, admin-get or admin-list, not ${LOAD}`);
+const ADMIN_LOAD = LOAD === 'admin-get' || LOAD === 'admin-list';
 const HEADERS = { 'canopy-release-version': '1.0.0' };
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 0);
 
@@ -80,16 +82,17 @@ interface Target {
 }
 
 /** The admin API's GET /devices/{prn}, with the server's and database's CPU per request. */
-async function measureAdminGet(name: string, canopy: CanopyProcess, target: Target, databaseUrl: string, seconds: number): Promise<string> {
+async function measureAdminRead(name: string, canopy: CanopyProcess, target: Target, databaseUrl: string, seconds: number): Promise<string> {
   const cpu = await serverCpuClock(canopy.child.process.pid, databaseUrl);
-  const measured = await load({ url: canopy.url, connections: CONNECTIONS, headers: { authorization: `Bearer ${canopy.apiKey}` }, paths: target.devicePaths, seconds });
+  const paths = LOAD === 'admin-list' ? ['/devices'] : target.devicePaths;
+  const measured = await load({ url: canopy.url, connections: CONNECTIONS, headers: { authorization: `Bearer ${canopy.apiKey}` }, paths, seconds });
   const { serverMs, databaseMs } = await cpu.stop(measured.requests);
   return `${name.padEnd(28)} ${measured.requestsPerSecond.toFixed(0).padStart(7)} /s  p50/p99 ${measured.p50}/${measured.p99} ms  CPU ms per read: server ${serverMs!.toFixed(3)}, PostgreSQL ${databaseMs!.toFixed(3)}`;
 }
 
 /** One measured load on `canopy`, as one line. */
 async function measure(name: string, canopy: CanopyProcess, target: Target, databaseUrl: string, seconds: number): Promise<string> {
-  if (LOAD === 'admin-get') return measureAdminGet(name, canopy, target, databaseUrl, seconds);
+  if (ADMIN_LOAD) return measureAdminRead(name, canopy, target, databaseUrl, seconds);
   if (LOAD === 'handshakes') {
     const measured = await handshakeLoad({ ...target, seconds, concurrency: 16, threads: 2, headers: HEADERS, serverPid: canopy.child.process.pid, databaseUrl });
     return formatHandshakes(name, measured);

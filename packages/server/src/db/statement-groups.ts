@@ -33,6 +33,8 @@ export interface StatementGroupOptions<Item = unknown> {
    * could not order): the later one waits for the next group and sees the earlier one's effect.
    */
   exclusiveKey?: (item: Item) => string;
+  /** When a group fails, run its calls again one by one (writes); false fails them all (reads). */
+  retryAlone?: boolean;
 }
 
 interface Pending<Item, Result> {
@@ -49,6 +51,7 @@ export class StatementGroups<Item, Result> {
   private readonly maxGroup: number;
   private readonly minGroupWhenBusy: number;
   private readonly exclusiveKey?: (item: Item) => string;
+  private readonly retryAlone: boolean;
 
   /** `run` answers one result per item, in the items' order. */
   constructor(
@@ -59,6 +62,7 @@ export class StatementGroups<Item, Result> {
     this.maxGroup = options.maxGroup ?? 64;
     this.minGroupWhenBusy = options.minGroupWhenBusy ?? 1;
     this.exclusiveKey = options.exclusiveKey;
+    this.retryAlone = options.retryAlone ?? true;
   }
 
   submit(item: Item): Promise<Result> {
@@ -111,7 +115,7 @@ export class StatementGroups<Item, Result> {
       const results = await this.run(group.map((pending) => pending.item));
       group.forEach((pending, i) => pending.resolve(results[i]));
     } catch (error) {
-      if (group.length === 1) return group[0].reject(error);
+      if (group.length === 1 || !this.retryAlone) return group.forEach((pending) => pending.reject(error));
       await Promise.all(
         group.map((pending) =>
           this.run([pending.item]).then(

@@ -1,62 +1,29 @@
 /**
- * Lookups by key that arrive in the same turn of the event loop, answered together. Under load
- * many requests are read from their sockets in one turn; one query for all of them costs the
- * database one statement and Node one pool checkout, one write and one read, instead of one
- * each. Nothing is remembered between turns: every lookup reads the database after it was asked
- * for, exactly as a query of its own would (the query is sent once the turn that asked is done).
+ * Lookups by key that arrive in the same turn of the event loop, answered together, on the one
+ * batching primitive (db/statement-groups.ts) with no limit on groups in flight: under load many
+ * requests are read from their sockets in one turn, and one query for all of them costs the
+ * database one statement and Node one pool checkout instead of one each. Nothing is remembered
+ * between turns: every lookup reads the database after it was asked for. A failed query fails
+ * the lookups that shared it (reads are not retried one by one).
  */
-
-interface Waiting<V> {
-  key: string;
-  resolve(value: V): void;
-  reject(error: unknown): void;
-}
+import { StatementGroups } from '../db/statement-groups';
 
 /** Keys per query at most; a larger turn is split. */
 const MAX_KEYS = 100;
 
 /**
- * The lookups asked for during one turn, handed to `flush` once that turn's I/O callbacks (and
- * their promise jobs) are done: setImmediate runs then.
- */
-function perTurn<V>(flush: (turn: Waiting<V>[]) => void): (key: string) => Promise<V> {
-  let waiting: Waiting<V>[] = [];
-  const run = () => {
-    const turn = waiting;
-    waiting = [];
-    flush(turn);
-  };
-  return (key) =>
-    new Promise<V>((resolve, reject) => {
-      if (waiting.length === 0) setImmediate(run);
-      waiting.push({ key, resolve, reject });
-    });
-}
-
-/** Settles every lookup in `waiting` from `answer`, which may also throw before it returns a promise. */
-function settle<V>(waiting: Waiting<V>[], answer: () => Promise<(key: string) => V>): void {
-  new Promise<(key: string) => V>((resolve) => resolve(answer())).then(
-    (valueOf) => {
-      for (const w of waiting) w.resolve(valueOf(w.key));
-    },
-    (error: unknown) => {
-      for (const w of waiting) w.reject(error);
-    },
-  );
-}
-
-/**
  * `load(key)` answers what `run` found for the key (undefined when nothing). `run` receives the
- * distinct keys of one batch and answers a map from key to value; if it fails, every lookup in
- * that batch fails with its error.
+ * distinct keys of one batch and answers a map from key to value.
  */
 export function turnBatch<V>(run: (keys: string[]) => Promise<Map<string, V>>): (key: string) => Promise<V | undefined> {
-  return perTurn<V | undefined>((turn) => {
-    for (let start = 0; start < turn.length; start += MAX_KEYS) {
-      const batch = turn.slice(start, start + MAX_KEYS);
-      settle(batch, () => run([...new Set(batch.map((w) => w.key))]).then((found) => (key: string) => found.get(key)));
-    }
-  });
+  const groups = new StatementGroups<string, V | undefined>(
+    async (keys) => {
+      const found = await run([...new Set(keys)]);
+      return keys.map((key) => found.get(key));
+    },
+    { maxInFlight: Infinity, maxGroup: MAX_KEYS, retryAlone: false },
+  );
+  return (key) => groups.submit(key);
 }
 
 /**
@@ -64,13 +31,17 @@ export function turnBatch<V>(run: (keys: string[]) => Promise<Map<string, V>>): 
  * one turn share its answer (or its error), lookups of other keys do not.
  */
 export function turnShared<V>(run: (key: string) => Promise<V>): (key: string) => Promise<V> {
-  return perTurn<V>((turn) => {
-    const byKey = new Map<string, Waiting<V>[]>();
-    for (const w of turn) {
-      const same = byKey.get(w.key);
-      if (same) same.push(w);
-      else byKey.set(w.key, [w]);
-    }
-    for (const [key, waiting] of byKey) settle(waiting, () => run(key).then((value) => () => value));
-  });
+  const groups = new StatementGroups<string, PromiseSettledResult<V>>(
+    (keys) => {
+      const byKey = new Map<string, Promise<PromiseSettledResult<V>>>();
+      for (const key of keys) if (!byKey.has(key)) byKey.set(key, run(key).then((value) => ({ status: 'fulfilled', value }), (reason: unknown) => ({ status: 'rejected', reason })));
+      return Promise.all(keys.map((key) => byKey.get(key)!));
+    },
+    { maxInFlight: Infinity, maxGroup: Infinity, retryAlone: false },
+  );
+  return async (key) => {
+    const settled = await groups.submit(key);
+    if (settled.status === 'rejected') throw settled.reason;
+    return settled.value;
+  };
 }
