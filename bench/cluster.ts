@@ -1,16 +1,13 @@
 /**
- * A cluster losing a process, at fleet size (issue 32, item 4): BENCH_CLUSTER_DEVICES simulated
- * devices (default 1,000) against two Canopy server processes on one PostgreSQL and one s3rver,
- * behind round-robin TCP proxies, with a webhook receiver and admin writes throughout; the
- * scenario of packages/daemon/test/cluster-failover.test.ts (which runs 200 in CI), shared in
- * packages/daemon/test/support/cluster-failover.ts. The baseline, same run: a first release at
- * 100% with both processes up. Then a release phased to half the cohort, process 2 killed with
- * SIGKILL once a third of the phase runs it, the phase's claims counted, and the release opened
- * to everyone. Printed: the convergence times and their ratio to the baseline, the phase's
- * claims against its size, webhook events undelivered, admin writes lost; exit 1 when any of the
- * test's judgements fails.
- *
- *   npm run cluster -w @canopy/bench
+ * A cluster losing a process, at fleet size (issue 32, item 4): simulated devices against two
+ * server processes on one PostgreSQL and one s3rver behind round-robin TCP proxies, with a webhook
+ * receiver and admin writes throughout: the scenario of packages/daemon/test/cluster-failover.test.ts
+ * (200 devices in CI), shared in packages/daemon/test/support/cluster-failover.ts. Baseline, same
+ * run: a first release at 100% with both processes up. Then a release phased to half the cohort,
+ * process 2 killed (SIGKILL) once a third of the phase runs it, and the release opened to all.
+ * Printed: convergence times and their ratio to the baseline, the phase's claims against its size,
+ * webhook events undelivered, admin writes lost; exit 1 when any of the test's judgements fails.
+ * Env: BENCH_CLUSTER_DEVICES (1,000).
  */
 import { runClusterFailover } from '../packages/daemon/test/support/cluster-failover';
 import { loadAverage } from './lib/cpu-time';

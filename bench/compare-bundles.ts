@@ -1,26 +1,14 @@
 /**
- * Before/after for the device API: two or more server bundles against ONE seeded database, their
+ * Before/after for a server change: two or more server bundles against ONE seeded database, their
  * loads alternated round after round. This 2-core machine's speed drifts by a third from one
- * minute to the next, so runs of device-api.ts made minutes apart cannot tell a 10% change;
- * loads alternated within a minute can.
+ * minute to the next, so runs made minutes apart cannot tell a 10% change; alternated loads can.
+ * Before: `npm run bundle -w @canopy/server`, then copy packages/server/dist to dist-before.
  *
- *   npm run bundle -w @canopy/server && cp -r packages/server/dist packages/server/dist-before
- *   (change the code)
- *   BENCH_BUNDLES=dist-before,current npm run compare:bundles -w @canopy/bench
- *
- * `current` bundles the working tree's sources; any other name is a directory under
- * packages/server holding a bundle. BENCH_LOAD is `handshakes` (default: the devices reconnecting
- * in turn, as device-api.ts counts new connections) or `keep-alive` (GET /update from
- * BENCH_CONNECTIONS kept-alive connections, default 64 as device-api.ts measures; more shows what
- * the server does when it is not waiting on its clients), `admin-get` (the admin API's
- * GET /devices/{prn} over the enrolled fleet, 64 connections, as api-devices.ts measures it) or
- * `admin-list` (its first page of GET /devices, the same way).
- * BENCH_ROUNDS (default 4) rounds of BENCH_SECONDS (default 10).
- *
- * BENCH_HISTORY=<n> puts n past events (random ids, as a long-running server's table holds) in
- * the events table before the rounds, and checkpoints before each round: a fresh database's
- * small tables hide what a table's size costs its writes (pages read, and each page's first
- * change after a checkpoint logged whole to the WAL).
+ * Env: BENCH_BUNDLES (`current` bundles the working tree; other names are directories under
+ * packages/server), BENCH_LOAD (handshakes | keep-alive | admin-get | admin-list: a device's
+ * GET /devices/{prn} or the first page of GET /devices), BENCH_CONNECTIONS (64), BENCH_ROUNDS (4),
+ * BENCH_SECONDS (10), BENCH_HISTORY=<n> (n past events, and a checkpoint before each round: a
+ * fresh database's small tables hide what a table's size costs its writes).
  */
 import { startCanopy, type CanopyProcess } from './lib/canopy';
 import { machineIdleClock, serverCpuClock } from './lib/cpu-time';

@@ -1,24 +1,13 @@
 /**
- * Issue 5's benchmark: GET /update over mutual TLS with keep-alive from 64 connections (64
- * distinct devices) with 10,000 registered devices on PostgreSQL, beside an HTTPS hello-world
- * that also requires client certificates, measured in the same run: BENCH_ROUNDS (default 7)
- * rounds of BENCH_ROUND_SECONDS (default 5) of each load, their order turned every round, the median
- * round's ratio and the p99 over all rounds' checks held to the targets. Each round also loads
- * the floor of an update check (lib/update-check-floor.ts): what this machine allows any
- * implementation that finds the device and records its event, so Canopy's share of the floor is
- * measured on the same machine as its ratio. Then new handshakes per
- * second (a full TLS handshake and one request per connection) on both, from several client
- * threads, with the CPU each side spends per handshake and the rate that CPU implies for the
- * server side alone on 2 cores (the client shares this machine's cores; a device fleet would
- * not). Resumed TLS sessions are not counted:
- * the device API turns session tickets off, and the client never offers a session.
- * Last, the floor's new connections.
- * Every load is raw TLS (lib/raw-http.ts), so the client takes as little of the 2 cores as it can.
+ * GET /update over mutual TLS, kept alive, from 64 connections (64 of 10,000 registered devices,
+ * PostgreSQL), beside an HTTPS hello-world that also requires client certificates and the floor
+ * of an update check (lib/update-check-floor.ts), in turned order each round; the median round's
+ * ratio and the p99 over all rounds are held to the targets. Then new handshakes per second (full
+ * TLS, one request each) on Canopy, the hello-world and the floor, with each side's CPU per
+ * handshake and the server-only rate it implies on 2 cores. The client is raw TLS (lib/raw-http.ts).
  * Targets: >= 30% of the hello-world rate, p99 < 25 ms, >= 500 handshakes/s on 2 cores.
- * BENCH_SKIP_KEEPALIVE=1 measures the handshakes only, BENCH_SKIP_HANDSHAKES=1 the keep-alive load only.
- * BENCH_MARK=<file> writes that file when each of Canopy's measured loads starts (its content names
- * the load: keep-alive, handshakes, then the floor's), so a profiler (perf record -a) can be attached to one load
- * alone (the keep-alive mark comes before the first round; the hello-world's and the floor's loads alternate with Canopy's).
+ * Env: BENCH_ROUNDS (7), BENCH_ROUND_SECONDS (5), BENCH_SKIP_KEEPALIVE=1, BENCH_SKIP_HANDSHAKES=1,
+ * BENCH_MARK=<file> (written, naming the load, as each Canopy load starts: for `perf record -a`).
  */
 import fs from 'node:fs';
 import os from 'node:os';

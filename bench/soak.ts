@@ -1,16 +1,13 @@
 /**
- * The soak (issue 32): one Canopy server process on PostgreSQL under a steady load for
- * `--minutes` (default 30): BENCH_SOAK_DEVICES virtual devices (default 1,000; the fleet
- * simulator's set-up and the SDK's device client, real mutual TLS, JITP on first connection)
- * each checking in every BENCH_SOAK_POLL seconds (default 10, jittered by up to half of it), and
- * admin traffic (a list, a device update and a product created and renamed, every
- * BENCH_SOAK_ADMIN_MS, default 200). Every `--every` seconds (default 30) it prints the server's
- * RSS and heap, its event-loop delay over the last interval (p99 and max, from
- * bench/lib/loop-probe.mjs loaded into the server), the database's size, check-ins and admin
- * calls per second and the admin calls' p99. The line to read: RSS and database size should level
- * off (the events table grows with every check-in by design: its growth per minute is printed).
- *
- *   npm run soak -w @canopy/bench -- --minutes 5
+ * The soak (issue 32): one server process on PostgreSQL under steady load for `--minutes`: virtual
+ * devices (the simulator's set-up, the SDK's device client, real mutual TLS, JITP) each checking
+ * in every BENCH_SOAK_POLL seconds, jittered by up to half, and admin traffic (a list, a device
+ * update, a product created and renamed) every BENCH_SOAK_ADMIN_MS. Every `--every` seconds it
+ * prints RSS and heap, event-loop delay (lib/loop-probe.mjs in the server), database size,
+ * check-ins and admin calls per second and the admin p99. The line to read: RSS and database size
+ * should level off (the events table grows with every check-in by design: its growth is printed).
+ * Env and options: BENCH_SOAK_DEVICES (1,000), BENCH_SOAK_POLL (10), BENCH_SOAK_ADMIN_MS (200);
+ * --minutes (30), --every (30).
  */
 import fs from 'node:fs';
 import os from 'node:os';

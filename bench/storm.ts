@@ -1,18 +1,12 @@
 /**
- * The reconnect storm (issue 32): BENCH_STORM_DEVICES virtual devices (default 5,000; the fleet
- * simulator's set-up, JITP, the SDK's device client over real mutual TLS) all connect at once to
- * one Canopy server process on PostgreSQL, with its default handshake shedding (or the
- * CANOPY_DEVICE_HANDSHAKE_* settings from the environment). Connections the server cannot take
- * now are closed before any TLS work; a shed device retries after a jittered 0.5-2.5 s, as
- * canopy-daemon does. Meanwhile an admin client calls `GET /products` every 50 ms from its own
- * thread (packages/server/test/support/admin-probe-thread.ts: the devices' client TLS work would
- * otherwise delay the probe's own loop and be counted as the server's latency). Printed: the admin API's p50/p99
- * before the storm (the baseline, same run) and during it, and the p99 ratio; the server's
- * event-loop delay during the storm (bench/lib/loop-probe.mjs loaded into it); attempts shed;
- * how long until every device was served (its first `GET /update` answered 200, and its report
- * when it was offered the release); the load average before and after.
- *
- *   npm run storm -w @canopy/bench
+ * The reconnect storm (issue 32): virtual devices (JITP, the SDK's device client, real mutual TLS)
+ * all connect at once to one server process on PostgreSQL with its handshake shedding; a shed
+ * device retries after a jittered 0.5-2.5 s, as canopy-daemon does. An admin client calls
+ * `GET /products` every 50 ms from its own thread (server test/support/admin-probe-thread.ts), so
+ * the devices' client TLS work is not counted as server latency. Printed: the admin p50/p99 before
+ * (the baseline) and during the storm and their p99 ratio, the server's event-loop delay
+ * (lib/loop-probe.mjs), attempts shed, time until every device was served, the load average.
+ * Env: BENCH_STORM_DEVICES (5,000), CANOPY_DEVICE_HANDSHAKE_* (the server's shedding settings).
  */
 import fs from 'node:fs';
 import os from 'node:os';

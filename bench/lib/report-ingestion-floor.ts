@@ -1,17 +1,12 @@
 /**
- * The floor of report ingestion: the least work ANY implementation of `POST /update/reports`
- * must do, served by a bare Fastify app over mutual TLS on the benchmark's own seeded database,
- * so bench/rollouts.ts can show in the same run how far the real route is from what this machine
- * allows. OpenSSL verifies the client certificate against a static trust store (lib/bare-tls.ts);
- * Fastify parses the JSON body; the device is found by its certificate's fingerprint and ONE row
- * is inserted for the report (its event), durably: unlike an update check that changes nothing,
- * a report's answer says it is kept, so the commit waits for its WAL flush, as Canopy's does.
- * Requests are grouped as generously as possible (lib/turn-grouped-statement.ts), as
- * lib/update-check-floor.ts does: one statement, one commit, one flush per event-loop turn.
- * Left out, so the figure errs high: the body's checks against the organization's releases and
- * bundles, the latest-report upsert and its counters, the health gate, webhook outbox rows, the
- * chain check against the CAs registered now, the admission (certificate still registered, device
- * not archived), request ids and logs.
+ * The floor of report ingestion: the least work ANY implementation of `POST /update/reports` must
+ * do, on a bare Fastify app over mutual TLS and the benchmark's database, so bench/rollouts.ts
+ * shows in the same run how far the real route is from this machine's limit. A static trust store
+ * (lib/bare-tls.ts), the JSON body parsed, the device found by fingerprint, ONE row inserted (its
+ * event) durably: a report's answer says it is kept, so the commit waits for its WAL flush, as
+ * Canopy's does. One statement per event-loop turn (lib/turn-grouped-statement.ts).
+ * Left out, so the figure errs high: checks against releases and bundles, the latest-report upsert
+ * and counters, the health gate, outbox rows, the live CA check, the admission, request ids, logs.
  * Env: PORT, DATABASE_URL, TLS_CERT, TLS_KEY, CLIENT_CA.
  */
 import Fastify from 'fastify';

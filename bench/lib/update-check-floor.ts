@@ -1,25 +1,13 @@
 /**
- * The floor of an update check: the least work ANY implementation of an update check must do,
- * served by a bare Fastify app on the benchmark's own seeded database, so a benchmark can show in
- * the same run how far the real route is from what this machine allows. Two forms:
- *
- *  - admin (POST /devices/{prn}/update, the releases benchmark): checks the bearer key (SHA-256
- *    and a constant-time compare), parses the JSON body and the device's prn;
- *  - device (GET /update over mutual TLS, the device API benchmark, with TLS_CERT, TLS_KEY and
- *    CLIENT_CA, lib/bare-tls.ts): OpenSSL verifies the client certificate against a static trust
- *    store, and the device is found by its certificate's fingerprint (once per connection).
- *
- * Then it reads the device and records its `device.checked_for_release` event, and answers a fixed
- * `no_update`. The event commits as Canopy commits a check that changes nothing
- * (updates/check-writes.ts): visible before the answer, its WAL flush not waited for. Requests
- * are grouped as generously as possible: all requests of an event-loop turn share ONE statement
- * (the device read and the event insert together, one round trip, one commit), and while 2 are at
- * the database the next waits and grows.
- * Left out, so the figure errs high: the release chain, phase claims and their lock, bundle
- * overrides, webhook outbox rows, the resolution itself, the manifest, request ids and logs; on
- * the device API also the chain check against the CAs registered now, the certificate's
- * expiry, `device.connected`, last_connected_at and the reported state.
- * Env: PORT, DATABASE_URL, API_KEY (admin), or TLS_CERT, TLS_KEY, CLIENT_CA (device).
+ * The floor of an update check: the least work ANY implementation must do, on a bare Fastify app
+ * and the benchmark's database, so a run shows how far the real route is from this machine's limit.
+ * Admin form (POST /devices/{prn}/update): a bearer key, SHA-256, constant-time compare. Device
+ * form (GET /update, mutual TLS, lib/bare-tls.ts): a static trust store; the device found by its
+ * certificate's fingerprint once per connection. Both read the device, record
+ * `device.checked_for_release` (WAL flush not awaited, as check-writes.ts) in one statement per
+ * event-loop turn and answer `no_update`. Left out, so the figure errs high: releases, claims,
+ * overrides, outbox rows, resolution, manifest, logs; for devices the CA, expiry and connection writes.
+ * Env: PORT, DATABASE_URL, and API_KEY (admin) or TLS_CERT, TLS_KEY, CLIENT_CA (device).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify from 'fastify';

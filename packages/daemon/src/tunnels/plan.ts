@@ -1,20 +1,13 @@
 /**
  * What one tunnel poll should do, as a pure function of what the server lists, what the device
- * has set up, the clock and the configuration. The agent (agent.ts) carries the actions out.
- *
- * Decisions where the docs are silent:
- * - A requested tunnel to a device port outside `port_ranges` is closed at once through the device
- *   API (`close_reason: port_not_allowed`), so the operator sees why rather than a tunnel that
- *   never opens.
- * - An open tunnel the device has no key for (the daemon stopped between the configure answer and
- *   writing the file) cannot be brought up: it is closed (`device_key_lost`); request a new one.
- * - Expiry is by the device's clock against `expires_at` (refreshed from every listing, so an
- *   extension is honoured). The device does not PATCH an expired tunnel: the server closes it at
- *   the same moment by itself, and listing no longer shows it.
- * - When a poll fails, local tunnels stay until they expire; nothing else changes.
- * - `enabled: false`: no polling at all, and any tunnel still set up is taken down.
- * - A web console shell's tunnel (device_tunnel_port 0, SHELL_TUNNEL_PORT) is configured when
- *   `shell` allows it, whatever port_ranges says, and closed at once (`shell_disabled`) otherwise.
+ * has set up, the clock and the configuration (agent.ts carries it out). Where the docs are silent:
+ * - a port outside `port_ranges` is closed at once (`port_not_allowed`) so the operator sees why;
+ * - an open tunnel the device has no key for (it stopped before saving one): `device_key_lost`;
+ * - expiry is by the device's clock against `expires_at`, refreshed from every listing; an expired
+ *   tunnel is not PATCHed: the server closes it at the same moment;
+ * - a failed poll changes nothing until expiry; `enabled: false`: no polling, all tunnels down;
+ * - a shell tunnel (device_tunnel_port 0) is configured when `shell` allows it, whatever
+ *   port_ranges says, and closed at once (`shell_disabled`) otherwise.
  */
 import type { LocalTunnel } from './interface.ts';
 import { portAllowed, SHELL_TUNNEL_PORT, type PortRange } from './port-ranges.ts';

@@ -1,16 +1,13 @@
 /**
  * The device API call the tunnel agent needs, as one injected function:
- * `(method, path, body?) => {status, body}`, JSON both ways, never throwing for an HTTP status
- * (only for a transport failure). The agent decides per status (a 409 on configure is retried at
- * the next poll, a 404 on close means already gone), so it takes answers rather than exceptions,
- * and it needs no retries of its own: it polls again every tunnel_poll_interval.
- *
- * Two ways to get one from the SDK (@canopy/sdk/device: Node's https, the device certificate and
- * key, the server CA pinned, one kept-alive connection):
- * - `deviceApiRequestOverClient(client)`: the daemon's own DeviceClient, so tunnels share its
- *   connection and its retries of unreachable answers; its CanopyApiError becomes a status again.
- * - `deviceApiRequestOver(transport)`: a bare DeviceTransport; `deviceApiFromConfig` builds one
- *   from the `device_api` keys.
+ * `(method, path, body?) => {status, body}`, JSON both ways, throwing only for a transport
+ * failure. The agent decides per status (a 409 on configure is retried at the next poll, a 404 on
+ * close means already gone) and needs no retries of its own: it polls every tunnel_poll_interval.
+ * Two ways to get one from the SDK (@canopy/sdk/device: the device certificate, the server CA
+ * pinned, one kept-alive connection): `deviceApiRequestOverClient(client)` shares the daemon's
+ * DeviceClient, its connection and its retries (its CanopyApiError becomes a status again);
+ * `deviceApiRequestOver(transport)` takes a bare DeviceTransport, which `deviceApiFromConfig`
+ * builds from the `device_api` keys.
  */
 import fs from 'node:fs/promises';
 import { CanopyApiError, createDeviceTransport, type DeviceClient } from '@canopy/sdk/device';

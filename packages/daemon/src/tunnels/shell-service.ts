@@ -1,17 +1,13 @@
 /**
- * The web console's shell on the device: a TCP service bound to the tunnel address only
- * (device_proxy_ip_address:device_proxy_port of a tunnel whose device_tunnel_port is 0), so only
- * the server's end of that WireGuard tunnel can reach it. Each connection gets a login shell on
- * a real pseudo-terminal; terminal bytes, resizes and the exit code travel as frames
- * (@canopy/sdk/shell-frames). Closing the service (the tunnel going down) kills every shell.
- *
- * The PTY comes from util-linux `script(1)` (`script -qfec <shell> /dev/null`), not from a native
- * addon: the daemon ships as one JavaScript file needing only Node, and a node-pty build would
- * have to be compiled for every device architecture. `script` opens /dev/ptmx, runs the shell on
- * the slave side as its controlling terminal, and copies bytes both ways, so Ctrl-C (byte 0x03)
- * reaches the line discipline and interrupts the foreground job as on any terminal. A resize is
- * `stty -F <slave> rows R cols C`: setting the slave's window size makes the kernel signal
- * SIGWINCH to the foreground job. The slave's path is read from the shell's fd 0 in /proc.
+ * The web console's shell on the device: a TCP service bound to the shell tunnel's address only
+ * (device_proxy_ip_address:device_proxy_port, device_tunnel_port 0), so only the server's end of
+ * that tunnel reaches it. Each connection gets a login shell on a real pseudo-terminal; bytes,
+ * resizes and the exit code travel as frames (@canopy/sdk/shell-frames); closing the service
+ * kills every shell. The PTY is util-linux `script -qfec <shell> /dev/null`, not a native addon:
+ * the daemon is one JavaScript file needing only Node, and node-pty would need a build per device
+ * architecture. Ctrl-C (0x03) reaches the line discipline as on any terminal. A resize is
+ * `stty -F <slave> rows R cols C` (the kernel then signals SIGWINCH to the foreground job); the
+ * slave's path is read from the shell's fd 0 in /proc.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';

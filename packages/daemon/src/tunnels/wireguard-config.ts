@@ -1,20 +1,9 @@
 /**
- * The device end's wg-quick configuration, as the device API documents it for
- * `POST /tunnels/configure`, plus comment lines (wg-quick ignores them) that let the daemon
- * recognise its own files after a restart:
- *
- *   # canopy tunnel_prn = <prn>
- *   # canopy expires_at = <RFC 3339>
- *   # canopy device_tunnel_port = <port>, device_proxy_port, device_proxy_ip_address (one line each)
- *   [Interface]
- *   PrivateKey = <device private key>
- *   Address = <device_proxy_ip_address>/32          (/128 for IPv6)
- *
- *   [Peer]
- *   PublicKey = <server_public_key>
- *   Endpoint = <server_tunnel_ip_address>:<server_tunnel_port>   ([addr]:port for IPv6)
- *   AllowedIPs = <server_proxy_ip_address>/32
- *   PersistentKeepalive = 25
+ * The device end's wg-quick configuration: the file the device API documents for
+ * `POST /tunnels/configure` (site/docs/canopy-core/tools/device-api.mdx; IPv6 uses /128 and
+ * [addr]:port), after comment lines (wg-quick ignores them) that let the daemon recognise its own
+ * files after a restart: `# canopy <key> = <value>`, one each for tunnel_prn, expires_at
+ * (RFC 3339), device_tunnel_port, device_proxy_port and device_proxy_ip_address.
  *
  * The device is usually behind NAT, so it dials out and the keepalive holds the mapping open.
  */

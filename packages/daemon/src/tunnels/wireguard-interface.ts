@@ -1,17 +1,13 @@
 /**
- * The tunnel interface that carries traffic (see interface.ts for the contract): for each tunnel,
- * `wireguard-go <name>` (userspace WireGuard; it returns once the interface exists and keeps
- * running in the background), `wg setconf` with the file's [Interface]/[Peer] sections (given in
- * a temporary root-only file without the wg-quick-only Address line and the canopy comments) after one
- * `ip -batch` for the device's address, link up and a host route to the server's tunnel address, and the forwarder (forwarder.ts) for
- * device_tunnel_port when port_ranges allows it, or, for a web console shell tunnel
- * (device_tunnel_port 0) where `shell` allows it, the PTY service (shell-service.ts) on the same
- * tunnel address and port. `ip link del` takes it all down; wireguard-go
- * exits when its interface goes.
- *
- * Restart: up() first removes an interface of the same name, so a tunnel left up by a killed
- * daemon is rebuilt from its file (same key: the server's peer is unchanged and traffic resumes),
- * and prune() removes `cnpy*` interfaces that have no file (never leaked).
+ * The tunnel interface that carries traffic (contract: interface.ts). Per tunnel: `wireguard-go
+ * <name>` (userspace; returns once the interface exists), one `ip -batch` (the device's address,
+ * link up, a host route to the server's tunnel address), `wg setconf` from a temporary root-only
+ * file without wg-quick's Address line and the canopy comments, then the forwarder (forwarder.ts)
+ * for device_tunnel_port when port_ranges allows it, or for a shell tunnel (port 0) when `shell`
+ * allows it the PTY service (shell-service.ts). `ip link del` takes it all down.
+ * Restart: up() first removes an interface of the same name, so a tunnel a killed daemon left is
+ * rebuilt from its file (same key: the server's peer is unchanged and traffic resumes), and
+ * prune() removes `cnpy*` interfaces that have no file.
  */
 import { existsSync } from 'node:fs';
 import fs from 'node:fs/promises';

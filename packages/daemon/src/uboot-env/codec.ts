@@ -1,26 +1,13 @@
 /**
- * The U-Boot environment's on-disk format, as a pure codec (no I/O).
- *
- * One copy of an environment of `size` bytes (the size `fw_env.config` gives) is:
- *
- *   single layout:     CRC32 (4 bytes, little-endian) | data (size - 4)
- *   redundant layout:  CRC32 (4 bytes, little-endian) | flag (1 byte) | data (size - 5)
- *
- * The data is `name=value` entries, each ended by a NUL, the list ended by a second NUL, and
- * the rest of the area padded with NUL. The CRC covers the whole data area (padding included),
- * never the flag. With two copies, the flag says which copy is newer: a counter the writer
- * sets to the current copy's flag + 1, modulo 256 (U-Boot's "incremental" scheme for block
- * devices and files). The copy with the higher flag wins, except that 0 beats 255 (the counter
- * wrapped); a copy whose CRC fails never wins.
- *
- * Decisions where U-Boot leaves a choice (each matches Debian's libubootenv 0.3.2, checked by
- * test/uboot-env/libubootenv-interop.test.ts):
- * - Entries are written sorted by name (byte order) and the padding is NUL.
- * - Both copies valid with equal flags: copy 0 is current.
- * - No valid copy: the environment reads as empty, and a redundant write goes to copy 1.
- * - Names and values are byte strings: decoded and encoded as latin1, so bytes the daemon does
- *   not understand survive a read-modify-write unchanged. The daemon's own variables are ASCII.
- * - NAND's boolean flag scheme (active/obsolete) is not supported; see env-file.ts.
+ * The U-Boot environment's on-disk format, as a pure codec (no I/O). The layout (CRC32
+ * little-endian, a flag byte with two copies, NUL-ended `name=value` entries, NUL padding) and
+ * which copy wins are on the docs page uboot-environment/overview.md. The CRC covers the whole
+ * data area, padding included, never the flag; a write's flag is the current copy's + 1 mod 256.
+ * Where U-Boot leaves a choice, Debian's libubootenv 0.3.2 decides (libubootenv-interop.test.ts):
+ * entries sorted by name (byte order); two valid copies with equal flags: copy 0 is current; no
+ * valid copy reads as empty and a redundant write goes to copy 1; names and values are latin1
+ * byte strings, so bytes the daemon does not understand survive a read-modify-write. NAND's
+ * boolean flag scheme is not supported (env-file.ts).
  */
 import { crc32 } from './crc32.ts';
 

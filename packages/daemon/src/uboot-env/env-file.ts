@@ -1,17 +1,12 @@
 /**
  * Reading and writing the U-Boot environment where `EnvLocations` says it is (a file or a block
- * device), with the codec in codec.ts.
- *
- * Writes are ordered so a power cut at any moment leaves a readable environment when there are
- * two copies: the new variables go to the copy that is not current, under a flag that still
- * loses, then fsync; only then the winning flag byte, then fsync. With one copy the write is
- * in place (U-Boot's single layout has no safe alternative; use two copies on devices in the field).
- *
- * Not supported: raw MTD devices (`/dev/mtd*`): they need erase-before-write and NAND's boolean
- * flag scheme. The daemon refuses them with `unsupported_device` rather than guess.
- *
+ * device), with the codec in codec.ts. With two copies a power cut at any moment leaves a
+ * readable environment: the new variables go to the copy that is not current, under a flag that
+ * still loses, then fsync; only then the winning flag byte, then fsync. With one copy the write is
+ * in place (U-Boot's single layout has no safe alternative). Raw MTD devices (`/dev/mtd*`) need
+ * erase-before-write and NAND's flag scheme: refused with `unsupported_device` rather than guessed.
  * Writers in this process are serialised; other processes (fw_setenv run by hand) are not locked
- * out, as libubootenv's own lock file is advisory. See the docs page uboot-environment/overview.md.
+ * out, as libubootenv's own lock file is advisory. Docs page: uboot-environment/overview.md.
  */
 import fs from 'node:fs/promises';
 import { currentCopy, decodeCopy, encodeCopy, losingFlag, nextFlag, type DecodedCopy } from './codec.ts';

@@ -1,17 +1,13 @@
 /**
- * The vocabulary of the admin API's `search` query parameter (site/docs/canopy-core/tools/admin-api.mdx,
- * "Lists, pagination and search"): one parser for the server, the console and scripts.
- *
- *   search  = clause *( 1*WSP "and" 1*WSP clause )      ; 1 to 5 clauses
+ * The admin API's `search` parameter: one parser for the server, the console and scripts (docs:
+ * site/docs/canopy-core/tools/admin-api.mdx, "Lists, pagination and search").
+ *   search  = clause *( 1*WSP "and" 1*WSP clause )      ; 1 to 5 clauses; "and" is lowercase
  *   clause  = field *WSP operator *WSP value
  *   field   = [a-z] *[a-z0-9_]                          ; snake_case
  *   operator= ":" / "-" / "~" / "<" / "<=" / ">" / ">="
  *   value   = "'" *( char / "\'" / "\\" ) "'"           ; string (also date-times and prns)
- *           / "true" / "false"                          ; boolean
- *           / ["-"] 1*DIGIT ["." 1*DIGIT]                ; number
+ *           / "true" / "false" / ["-"] 1*DIGIT ["." 1*DIGIT]   ; boolean, number
  *           / "null"                                    ; only with ":", matches a missing value
- *
- * `and` is lowercase; inside a quoted string it is just text.
  */
 export const OPERATORS = [':', '-', '~', '<', '<=', '>', '>='] as const;
 export type Operator = (typeof OPERATORS)[number];

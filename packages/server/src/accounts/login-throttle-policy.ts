@@ -1,15 +1,13 @@
 /**
  * The log-in throttle's rules as pure functions of the counts (login-throttle.ts keeps the counts
  * and applies the verdicts atomically). Per scope, the account and the client address:
- *
- * - LIMITS.slowAfter failures in a row (within windowSeconds) mean waiting before the next
- *   attempt: 1 s, doubling per failure up to maxDelaySeconds; an attempt made sooner is refused
+ * - LIMITS.slowAfter failures in a row (within windowSeconds) mean a wait before the next attempt,
+ *   1 s doubling per failure up to maxDelaySeconds; an attempt made sooner is refused
  *   (`login_throttled`) and counts as a failure itself, so hammering only locks sooner;
  * - at LIMITS.lockAfter failures the scope is locked for lockSeconds: every attempt is refused
  *   (`login_locked`) and counts nothing;
- * - an attempt that may go on to the password check counts as a failure BEFORE the check (a
- *   reservation), so concurrent attempts can never check more passwords than the limits allow;
- *   a success then takes its reservation back (login-throttle.ts).
+ * - an attempt that may reach the password check counts as a failure BEFORE it (a reservation, so
+ *   concurrent attempts check no more passwords than the limits allow); a success takes it back.
  */
 export const LOGIN_LIMITS = {
   account: { slowAfter: 5, lockAfter: 10 },

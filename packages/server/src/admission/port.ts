@@ -1,15 +1,12 @@
 /**
  * The narrow port between the device API (device-api/, which admits a request) and the update
  * check (updates/, whose write can prove that admission): what one hands the other, and the SQL
- * that proves a guard. Neither side's connection state or check state passes through here, and
- * this module imports neither of them, so the two contexts never import each other.
- *
- *   - `AdmissionGuard`, with its CTE and parameter arrays: a request's admission, proven by the
- *     update check's own statement (updates/check-writes.ts) instead of a statement before it;
- *   - `PendingConnectionWrites`: a new connection's `device.connected` and last_connected_at,
- *     carried by that same statement, so a connection that asks for an update costs one commit;
- *   - `GuardedAdmission`: "a guard to prove, and how to admit the full way when it cannot".
- *
+ * that proves a guard. It imports neither side, so the two contexts never import each other.
+ *   - `AdmissionGuard` (its CTE and parameters): an admission proven by the check's own statement
+ *     (updates/check-writes.ts) instead of a statement before it;
+ *   - `PendingConnectionWrites`: a new connection's `device.connected` and last_connected_at, in
+ *     that same statement, so a connection asking for an update costs one commit;
+ *   - `GuardedAdmission`: a guard to prove, and how to admit the full way when it cannot.
  * See ARCHITECTURE.md, "The path of a device GET /update".
  */
 import { parameterArrays, unnestParameters } from '../db/array-parameters';

@@ -1,20 +1,13 @@
 /**
  * Backup and restore of the embedded mode's data directory (`npm run admin -- backup DIR` /
- * `restore DIR`; the procedure is on the docs site's "Backup and restore" page).
- *
- * A backup is a directory:
- *   manifest.json       format, when, and the SHA-256 and size of every other file
- *   database.tar.gz     PGlite's own dump of its data directory (dumpDataDir), taken while the
- *                       database is open in this process, so it is one consistent state
- *   files/...           everything else under the data directory (secret-key, device-api/ keys
- *                       and certificates, initial-api-key...) and, as files/blobs/, the blobs
- *
- * Backups and restored data directories are private (directories 0700, files 0600): they hold
- * password hashes and keys.
- *
- * The server must be stopped: the embedded database takes one process at a time. Restore only
- * writes into a data directory that does not exist yet (or is empty), checks every file's hash
- * first, and leaves nothing behind when it fails.
+ * `restore DIR`; the procedure: the docs page "Backup and restore"). A backup holds
+ * manifest.json (format, time, SHA-256 and size of every other file), database.tar.gz (PGlite's
+ * dumpDataDir, taken while the database is open here, so one consistent state) and files/...
+ * (the rest of the data directory; the blobs under files/blobs/).
+ * Backups and restored directories are private (0700, files 0600): they hold password hashes and
+ * keys. The server must be stopped: the embedded database takes one process at a time. Restore
+ * writes only into a missing or empty data directory, checks every hash first, and leaves
+ * nothing behind when it fails.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';

@@ -1,12 +1,9 @@
 /**
  * What other contexts (the update check, the device API) need of binaries, with stable signatures:
- *
- *   manifestForBundle(db, platform, organizationId, bundleId, target?)  the manifest entries
- *     (site/docs/canopy-core/tools/device-api.mdx, "Checking for an update"), in bundle order,
- *     each with a download URL valid 24 hours;
- *   isBundleDistributable(db, bundleId, target?)  true when every binary the bundle resolves to
- *     is signed (and every artifact version resolves to at least one).
- *
+ * - manifestForBundle(db, platform, organizationId, bundleId, target?): the manifest entries
+ *   (device-api.mdx, "Checking for an update"), in bundle order, each with a URL valid 24 hours;
+ * - isBundleDistributable(db, bundleId, target?): every binary the bundle resolves to is signed
+ *   (and every artifact version resolves to at least one).
  * A bundle resolves, per artifact version, to its live binaries (not destroyed); with a target,
  * to the one for that target only. Only signable and signed binaries have bytes to download, so
  * only they appear in a manifest.

@@ -1,16 +1,13 @@
 // Hands the device server's chain check what the client actually sent: its certificate and the
-// certificates it sent after it, as OpenSSL decoded them during the handshake. A chain verified
-// before is recognised by their bytes (`raw`, verified-chains.ts); a new one is checked on these
-// objects, where parsing the DER again would cost about 0.2 ms per certificate (OpenSSL 3 decodes
-// the public key on every parse).
-//
-// Read with socket.getPeerX509Certificate(), whose certificate links the rest of what the client
-// sent through `issuerCertificate`, in the order sent: a few microseconds, where
-// getPeerCertificate(true) builds a detailed object of every certificate (subject, issuer,
-// extensions, fingerprints) that nothing here reads. Node 20 pitfall (tls-peer.test.ts): that
-// first call takes the sent certificates off the connection, so a later call (of either method)
-// sees the leaf alone. The answer is therefore remembered per socket, and callers must use this
-// function rather than ask the socket again.
+// certificates after it, as OpenSSL decoded them during the handshake. A chain verified before is
+// recognised by their bytes (`raw`, verified-chains.ts); a new one is checked on these objects,
+// where parsing the DER again would cost about 0.2 ms per certificate (OpenSSL 3 decodes the
+// public key on every parse).
+// Read with socket.getPeerX509Certificate(), whose `issuerCertificate` links what the client sent,
+// in order: microseconds, where getPeerCertificate(true) builds detailed objects nothing reads.
+// Node 20 pitfall (tls-peer.test.ts): that first call takes the sent certificates off the
+// connection, so a later call of either method sees the leaf alone. The answer is therefore
+// remembered per socket: callers must use this function, never ask the socket again.
 import type { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 

@@ -1,17 +1,12 @@
 /**
  * Chains the device API has verified, remembered by their content: a device reconnects with the
- * same certificate (and intermediates) again and again, and parsing them (@peculiar/x509 costs
- * milliseconds per certificate) and checking their signatures answers the same every time.
- *
- * What is remembered is what the certificate bytes decide: which registered CA signed the
- * chain (its id, immutable with its certificate), the leaf's summary, and the window in which
- * every certificate of the chain is valid; and, as a hint only, the device the leaf was last
- * admitted as, with its row as that admission read it. Whether that CA is still registered, and
- * whether the leaf is a registered certificate of that device, is asked of the database on every
- * new connection, by a statement before the request or by its update check's own write (a wrong
- * hint just sends the connection the full way), so a deletion in any server process takes effect
- * at once. Deleting a CA or device certificate in this process also drops its entries here, so
- * they do not linger until evicted.
+ * same certificates again and again, and parsing them (milliseconds each with @peculiar/x509) and
+ * checking signatures answers the same every time. Remembered: what the bytes decide (the signing
+ * CA's id, the leaf's summary, the window in which the whole chain is valid) and, as a hint only,
+ * the device the leaf was last admitted as, with its row. Whether the CA and the leaf are still
+ * registered is asked of the database on every new connection (before the request, or by its
+ * update check's write; a wrong hint goes the full way), so a deletion in any process takes
+ * effect at once. Deletions in this process also drop their entries here.
  */
 import { createHash, type X509Certificate } from 'node:crypto';
 import type { DeviceRow } from './device-certificate-lookup';

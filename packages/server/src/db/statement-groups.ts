@@ -6,11 +6,8 @@
  *
  * Grouping never waits for company on an idle server: a call joins the next group to leave, and a
  * group leaves as soon as fewer than `maxInFlight` groups are at the database (and, when some
- * are, it has `minGroupWhenBusy` calls). An idle server runs each call at once; a busy one runs
- * bigger groups. A group that fails as a whole is retried call by call, so
- * one call's error is only ever its own.
- *
- * (updates/check-writes.ts grouped the update checks' writes this way first.)
+ * are, it has `minGroupWhenBusy` calls). A group that fails as a whole is retried call by call,
+ * so one call's error is only ever its own.
  */
 
 import { batchKey } from './request-scope';

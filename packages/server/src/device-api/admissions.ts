@@ -1,20 +1,13 @@
 /**
- * Whether a device may be served right now, asked of the database and answered together with
- * the writes that go with it, for every device API request:
- *
- *   - a new connection: its certificate is registered to this device, the device belongs to the
- *     organization of the CA that signed the chain and is not archived, and that CA is still
- *     registered; then `device.connected` (with its webhook outbox rows) and the throttled
- *     `last_connected_at` write (or the checks alone, when the first request's route records
- *     those writes in its own statement: connection-admission.ts);
- *   - a later request on an open connection: the certificate is still registered to the device
- *     and the device not archived (deleting or archiving takes effect on the next request);
- *     `last_connected_at` when due on a long-lived connection.
- *
- * The checks and the writes are ONE statement, so an event is recorded exactly when its device
- * was admitted by the same snapshot, and the statement is shared by the admissions of every
- * request arriving at about the same time (db/statement-groups.ts): a busy server pays one round
- * trip and, when anything is written, one commit per group, and each caller still waits for it.
+ * Whether a device may be served now, asked of the database together with the writes that go
+ * with it, for every device API request (docs/decisions/004-device-connection-admission.md):
+ * - a new connection: its certificate registered to this device, the device in the organization
+ *   of the CA that signed the chain and not archived, that CA still registered; then
+ *   `device.connected` (with outbox rows) and the throttled `last_connected_at`, unless the
+ *   route records those in its own statement (connection-admission.ts);
+ * - a later request: the certificate still registered, the device not archived; `last_connected_at`
+ *   when due. Checks and writes are ONE statement, so an event is recorded exactly when the same
+ *   snapshot admitted its device, shared by admissions arriving together (db/statement-groups.ts).
  */
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';

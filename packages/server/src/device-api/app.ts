@@ -1,19 +1,11 @@
 /**
  * The device API: HTTPS on CANOPY_DEVICE_PORT, a client certificate required for every route.
  *
- * TLS asks for a client certificate but accepts any (`requestCert`, no `rejectUnauthorized`):
- * the chain is verified in our code against the CA certificates registered at that moment (see
- * authenticate.ts), and a refused device gets a 401 with a reason instead of a bare handshake
- * failure. Session tickets are off: a resumed TLS session does not carry the client's
- * intermediates, and every connection must prove its chain. (Under TLS 1.3 OpenSSL still sends
- * stateful tickets, but with no session store behind them none resumes: every new connection is
- * a full handshake, which is what the handshake benchmark counts.) Tickets whose keys every
- * process derives from one secret were weighed: a resumed session does show the leaf, but Node 20
- * attaches nothing to a ticket and holds one ticket key at a time, so a process that did not
- * verify the original chain could not verify a device that sent intermediates, and would refuse
- * it. Full handshakes are made cheap instead: an ECDSA P-256 server key (tls-identity.ts), the
- * peer's certificates as OpenSSL decoded them (certificates/tls-peer.ts) and chains remembered by
- * their bytes (certificates/verified-chains.ts).
+ * TLS asks for a client certificate but accepts any: the chain is verified in our code against
+ * the CA certificates registered at that moment (authenticate.ts), so a refused device gets a 401
+ * with a reason instead of a bare handshake failure. Session tickets are off, since a resumed
+ * session lacks the client's intermediates; full handshakes are made cheap instead
+ * (docs/decisions/011-device-tls-full-handshakes.md).
  *
  * Other contexts add routes through DEVICE_ROUTES (../device-routes.ts) and nothing here changes.
  */

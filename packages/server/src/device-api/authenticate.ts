@@ -1,18 +1,13 @@
 /**
- * Device authentication: who is behind this client certificate?
- *
- *  1. A registered certificate names its device; its chain must verify against a CA registered
- *     by the device's own organization, and the device must not be archived. Another
- *     organization's CA never vouches for it, even one with the same key.
- *  2. An unregistered certificate's chain must verify against a registered CA of any
- *     organization (signatures decide; of CAs registered by several organizations with the same
- *     key, the oldest registration). Its CN naming an existing device of that CA's organization
- *     is a rotated certificate: added when multi-certificate JITR is on, else refused.
+ * Device authentication, once per TLS connection (connection-auth.ts): who holds this certificate?
+ *  1. A registered certificate names its device; its chain must verify against a CA of the
+ *     device's own organization (never another's, even with the same key), device not archived.
+ *  2. An unregistered certificate must verify against a registered CA of any organization (of a
+ *     key registered by several, the oldest registration). A CN naming a device of that
+ *     organization is a rotated certificate: added with multi-certificate JITR on, else refused.
  *  3. Otherwise the CA's JITP settings create the device, or the attempt is refused.
- *
- * Runs once per TLS connection (see connection-auth.ts); no request data is involved. A chain
- * verified before (verified-chains.ts) skips the parsing and signatures: one query then confirms
- * its CA is still registered and finds the device.
+ * A chain verified before (verified-chains.ts) skips parsing and signatures: one query confirms
+ * that its CA is still registered and finds the device.
  */
 import { registeredCaFinder, type RegisteredCaRecord } from '../certificates/ca-lookup';
 import { verifyClientCertificateChain } from '../certificates/chain';

@@ -1,22 +1,13 @@
 /**
- * One device API connection's state, as its requests see it: one value per connection, changed
- * only by the transitions below (connection-auth.ts drives them; connection-state.test.ts tests
- * them without Fastify or a database).
+ * One device API connection's state: one value per connection, changed only by these transitions
+ * (driven by connection-auth.ts, tested alone by connection-state.test.ts):
+ *   (new) ─begin─> admitting ─outcome─> admitted | refused | unconfirmed; db error: (new)
+ *   unconfirmed ─settle─> admitting ─> admitted | refused, or (new) when settling failed
+ *   admitted ─read─> admitted, keeping the device row its last request read (`lastRead`)
  *
- *   (new) ──begin──> admitting ──its outcome──> admitted | refused | unconfirmed
- *                       └──a database error──> (new): the next request tries again
- *   unconfirmed ──settle──> admitting ──> admitted | refused, or (new) when settling failed
- *   admitted ──read──> admitted, with the device row its last request read
- *
- *   - new: no request has asked yet (no state at all);
- *   - admitting: the connection's outcome is being decided (its first request's admission, or
- *     the settling of an unconfirmed one); later requests wait for `settled`;
- *   - unconfirmed: the first request's update check is to prove the admission in its own write
- *     (connection-admission.ts `speculate`); later requests wait for `settled`, and the first one
- *     settles it: proven, admitted the full way, or refused;
- *   - admitted: later requests are admitted again on the row the connection last read
- *     (`lastRead`), which is what a later update check resolves on;
- *   - refused: every later request gets the same 401.
+ * While admitting or unconfirmed, later requests wait for `settled`. Unconfirmed: the first
+ * request's update check proves the admission in its own write (connection-admission.ts
+ * `speculate`). Admitted: later requests are readmitted on `lastRead`. Refused: always a 401.
  */
 import type { RowRead } from '../certificates/verified-chains';
 import { isUnconfirmed, type AdmittedConnection, type ConnectionOutcome, type UnconfirmedConnection } from './connection-admission';

@@ -1,15 +1,12 @@
 /**
- * Sheds new device connections before any TLS work is done (NervesHub's lesson: a fleet
- * reconnecting at once can spend every core on handshakes, and then nobody gets served), and
- * keeps sockets that never say hello from holding the handshakes devices need. The admin API
- * shares this process's event loop, so the device API must leave it room.
- *
- * A new connection waits for its ClientHello (first-record.ts) before TLS sees it: at most
- * `waitingPerAddress` per source address (source-address.ts) and `waitingTotal` in all wait, a
- * new one pushing the oldest out, and none longer than `helloTimeoutMs`. With its ClientHello in,
- * it is closed unless `admit` lets it through; a handshake not over `handshakeTimeoutMs` after
- * the accept is closed. A closed connection costs a device a retry after its backoff; requests
- * on established connections are never shed.
+ * Sheds new device connections before any TLS work (NervesHub's lesson: a fleet reconnecting at
+ * once can spend every core on handshakes, and then nobody is served), and keeps sockets that
+ * never say hello from holding the handshakes devices need: the admin API shares this event loop.
+ * A new connection waits for its ClientHello (first-record.ts): at most `waitingPerAddress` per
+ * source address (source-address.ts) and `waitingTotal` in all, a new one pushing the oldest out,
+ * none longer than `helloTimeoutMs`. Then it is closed unless `admit` lets it through; a handshake
+ * not over `handshakeTimeoutMs` after the accept is closed. A closed connection costs a device a
+ * retry after its backoff; requests on established connections are never shed.
  */
 import type { Server, Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';

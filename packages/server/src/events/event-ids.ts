@@ -1,18 +1,12 @@
 /**
- * Event ids: UUID version 7 (RFC 9562 section 5.7), a millisecond timestamp followed by random
- * bits, instead of the fully random version 4 the other tables use.
+ * Event ids: UUID version 7 (RFC 9562 section 5.7), a millisecond timestamp then random bits,
+ * not the random version 4 of the other tables. Events are the largest, fastest-growing table,
+ * and time-ordered ids land on its primary key's rightmost leaf instead of a random one (the why
+ * and the WAL it saves: docs/decisions/012-event-ids-uuid-v7.md).
  *
- * Why: events are by far the largest and fastest-growing table (every update check writes one),
- * and its primary key is a B-tree over the id. Random ids land on a random leaf each time:
- * - once the index outgrows memory, each insert may read a leaf from disk;
- * - after each checkpoint, the first write to a leaf logs the whole 8 kB page to the WAL.
- * Time-ordered ids always land on the rightmost leaf, which PostgreSQL keeps in hand (its
- * rightmost-leaf fast path), so an insert needs no descent of the tree.
- *
- * Ids from one process only ever increase (RFC 9562 method 1, a 12-bit counter in `rand_a`, and
- * the timestamp never goes backwards). The events of one statement share their `inserted_at`,
- * and lists order them by (inserted_at, id), so ids made in the order the events happened keep
- * that order. The timestamp says when the id was made, which an event's `inserted_at` shows anyway.
+ * Ids from one process only ever increase (RFC 9562 method 1: a 12-bit counter in `rand_a`, and
+ * the timestamp never goes backwards). Events of one statement share `inserted_at` and lists
+ * order them by (inserted_at, id), so ids made in the order events happened keep that order.
  */
 import { randomFillSync } from 'node:crypto';
 

@@ -2,13 +2,9 @@
  * Compresses the admin API's JSON answers for clients that ask for it (Accept-Encoding). A page
  * of 100 devices is about 60 KB of JSON and 8 KB compressed: on a phone's link that is most of
  * what the web console's fleet view waits for (bench/console.ts).
- *
- * Only JSON, and only above MIN_BYTES: a smaller answer fits in a packet or two, so compressing it
- * costs CPU and saves no time. Files are not handled here: the console's and the site's assets
- * are compressed once per build by their own senders (site/static-site.ts encodedFiles), and
- * binaries are already compressed. The event
- * stream hijacks its reply and never passes through onSend.
- *
+ * Only JSON above MIN_BYTES: a smaller answer fits in a packet or two, so compressing it costs CPU
+ * and saves no time. Files are compressed once per build by their own senders (site/static-site.ts
+ * encodedFiles), binaries already are, and the event stream hijacks its reply (no onSend).
  * Brotli when the client takes it, at quality 4 (about gzip's size at a fraction of brotli's
  * default cost, which is tuned for files compressed once), else gzip at its default level.
  */

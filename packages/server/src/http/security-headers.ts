@@ -1,15 +1,13 @@
 /**
- * Security headers (Content-Security-Policy, X-Content-Type-Options, X-Frame-Options,
- * Referrer-Policy, Strict-Transport-Security, Cross-Origin-*-Policy...) from helmet, the
- * maintained set of defaults, rather than written by hand.
- *
+ * Security headers (CSP, X-Content-Type-Options, X-Frame-Options, Referrer-Policy, HSTS,
+ * Cross-Origin-*-Policy...) from helmet, the maintained set of defaults, not written by hand.
  * - The admin API (its JSON, and the console's HTML at /console/): helmet's defaults, whose CSP
  *   (`default-src 'self'`, no inline scripts) a bundled single-page app meets. They are the same
  *   for every answer, so helmet runs once at start and each request copies its headers
- *   (@fastify/helmet built helmet's middleware anew for every request: a tenth of a read's CPU).
- * - The documentation site (static-site.ts, plain node:http): helmet's middleware with a CSP the
- *   Docusaurus build needs: its inline theme script and styles, data: images and fonts, and the
- *   page-view beacon's endpoint when one is configured.
+ *   (@fastify/helmet built helmet's middleware anew per request: a tenth of a read's CPU).
+ * - The documentation site (static-site.ts, plain node:http): helmet's middleware with the CSP
+ *   the Docusaurus build needs: its inline theme script and styles, data: images and fonts, and
+ *   the page-view beacon's endpoint when one is configured.
  */
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';

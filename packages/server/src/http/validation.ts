@@ -1,15 +1,12 @@
 /**
  * Request validation: two Ajv instances, because the rules differ by where a value comes from.
- * Query strings, path parameters and headers are text and are coerced to the schema's types;
- * JSON bodies are typed already, so `"size": "12"` is a 422, not silently 12.
- * Ajv's errors are turned into the contract's shape: 422 per failing body field, 400 for a
- * malformed parameter.
- *
- * One rule for all text input, applied here so no route can forget it: a NUL character (U+0000)
- * anywhere in a body, query string, path parameter or header (in a value or an object key) is
- * refused, `reason: "contains_nul_character"` naming the field. PostgreSQL cannot store U+0000 in
- * `text` or `jsonb`, and no field of ours has a use for it. Likewise JSON nested deeper than
- * MAX_JSON_DEPTH levels is refused (`reason: "too_deeply_nested"`) before anything recurses into it.
+ * Query strings, path parameters and headers are text, coerced to the schema's types; JSON
+ * bodies are typed already, so `"size": "12"` is a 422, not silently 12. Ajv's errors become the
+ * contract's shape: 422 per failing body field, 400 for a malformed parameter.
+ * For all text input, here so no route can forget it: a NUL (U+0000) anywhere (a value or an
+ * object key) is refused, `reason: "contains_nul_character"` naming the field, since PostgreSQL
+ * cannot store it in `text` or `jsonb` and no field has a use for it; JSON nested deeper than
+ * MAX_JSON_DEPTH is refused (`reason: "too_deeply_nested"`) before anything recurses into it.
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';

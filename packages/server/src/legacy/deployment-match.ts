@@ -1,15 +1,13 @@
 /**
  * Which deployment a legacy device gets (`GET /device/update`), as a pure function of loaded
  * rows (deployment-match.test.ts covers each rule):
- *
  *  - only active deployments of the device's product are candidates (the caller loads those);
  *  - every tag of `conditions.tags` must be on the device;
- *  - `conditions.version` (an Elixir requirement, `~> 1.2`, `>= 1.0.0 and < 2.0.0`), when set,
- *    must match the device's firmware version; an unknown version never matches one;
+ *  - `conditions.version` (an Elixir requirement, `~> 1.2`), when set, must match the device's
+ *    firmware version; an unknown version never matches, and where the public API leaves it open,
+ *    a version that is not valid semver counts as unknown;
  *  - a deployment of the firmware the device already runs (same uuid) is no update;
  *  - among the matching ones, the newest (inserted last; ties by id) wins.
- * Where the platform's public API leaves it open: a version that is not a valid semantic
- * version counts as unknown.
  */
 import { isValidVersion, versionMatches } from '../updates/core/version';
 

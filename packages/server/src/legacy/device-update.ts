@@ -1,16 +1,13 @@
 /**
  * The legacy device call `GET /device/update` (docs: canopy-core/reference/legacy-api/device-update):
- * which deployment's firmware the calling device should install (deployment-match.ts), a
- * download URL valid 24 hours unless `preflight`, and one counted attempt per non-preflight call
- * that offered an update.
+ * which deployment's firmware the device should install (deployment-match.ts), a download URL
+ * valid 24 hours unless `preflight`, and one counted attempt per non-preflight call offering one.
  *
- * The x-canopy-* headers. `x-canopy-uuid` (the firmware the device runs) is required: 400 without
- * it. The public API asks devices to send all of x-canopy-uuid, -version, -product, -platform and
- * -architecture when they send any; Canopy answers a partial set as well rather than refusing a
- * device in the field: the version comes from x-canopy-version, else from the firmware with that
- * uuid, else it is unknown (then a deployment with a version condition never matches); product,
- * platform and architecture are not needed (the device's product is the one it was registered
- * with) and are only recorded by device.connected.
+ * `x-canopy-uuid` (the firmware the device runs) is required: 400 without it. The public API asks
+ * for all x-canopy-* headers together; Canopy answers a partial set rather than refuse a device
+ * in the field: the version is x-canopy-version, else that uuid's firmware's, else unknown (then
+ * no version condition matches); product, platform and architecture are not needed (the device's
+ * product is its registered one) and only recorded by device.connected.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';

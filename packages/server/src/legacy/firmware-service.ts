@@ -1,20 +1,13 @@
 /**
  * Legacy firmware: fwup archives uploaded whole (docs: canopy-core/reference/legacy-api/firmware).
  *
- * Upload, in this order, so that a refused archive leaves nothing behind (no blob, no row):
- *   1. the body streams to a temporary file (firmware-intake.ts);
- *   2. the zip's `meta.conf` and `meta.conf.ed25519` are read from it (fwup-archive.ts);
- *   3. the signature must verify against one of the organization's signing keys, else
- *      500 `{"errors": {"detail": "invalid_signature"}}` (the public API's answer, kept for its
- *      clients; a missing signature file is the same answer);
- *   4. meta.conf is parsed (422 naming the key) and its meta-product must be the product's name
- *      (422 `product_mismatch`);
- *   5. the archive is copied to the blob store, then the row inserted; a duplicate meta-uuid in
- *      the organization is 409 `firmware_exists` and the blob is deleted again. A sweep job,
- *      durable before the copy and deleted with the row's insert, removes the blob of a process
- *      killed in between (firmware-upload-sweep.ts).
- * With a `ttl`, a job deletes the firmware `ttl` seconds after upload unless a deployment uses it
- * by then (firmware-expiry.ts).
+ * The upload's steps are ordered so a refused archive leaves no blob and no row: the body streams
+ * to a temporary file (firmware-intake.ts); `meta.conf` and its `.ed25519` signature are read
+ * (fwup-archive.ts) and verified against the organization's signing keys (else 500
+ * `invalid_signature`, the public API's answer, kept for its clients); meta.conf is parsed (422)
+ * and its meta-product must be the product's (422); the archive is copied to the blob store, then
+ * the row inserted (a duplicate meta-uuid: 409, the blob deleted). A sweep job removes the blob of
+ * a process killed in between (firmware-upload-sweep.ts); `ttl` expiry is firmware-expiry.ts.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';

@@ -1,16 +1,13 @@
 /**
- * A firmware upload copies the archive into the blob store before its row is inserted (a row
- * must never name bytes that are not there). A process killed between the two would leave the
- * archive in the store with no row naming it, forever. So, before the copy, the upload enqueues a
- * durable sweep job for its blob, due HOLD_SECONDS later, and keeps pushing it back while the
- * copy runs; the transaction that inserts the row deletes the job. When the process dies the job
- * falls due and any process's runner deletes the blob, unless the row exists.
- *
- * The row's transaction (the request's: db/request-scope.ts) deletes the job only if no runner
- * has claimed it yet (`attempts = 0`; claiming increments it), and fails the upload otherwise: a
- * runner that claimed it may be deleting the blob. Claims lock the job row (`FOR UPDATE SKIP
- * LOCKED`), so the two cannot both win; a request rolled back or killed after the delete brings
- * the job back, and it sweeps the blob its row never got.
+ * A firmware upload copies the archive into the blob store before inserting its row (a row must
+ * never name missing bytes), so a process killed in between would leave an orphan blob forever.
+ * Before the copy, the upload enqueues a durable sweep job for its blob, due HOLD_SECONDS later and
+ * pushed back while the copy runs; the row's transaction deletes the job. If the process dies the
+ * job falls due and any process's runner deletes the blob, unless the row exists.
+ * The row's transaction (the request's: db/request-scope.ts) deletes the job only while no runner
+ * has claimed it (`attempts = 0`; claiming increments it), else the upload fails. Claims lock the
+ * row (`FOR UPDATE SKIP LOCKED`), so only one side wins; a request rolled back or killed after
+ * the delete brings the job back, and it sweeps the blob its row never got.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';

@@ -1,16 +1,11 @@
 /**
- * The legacy device view (docs: canopy-core/reference/legacy-api/organization-scoped): the
- * current device fields plus what fwup devices report through `GET /device/update`:
+ * The legacy device view: the current device fields plus what fwup devices report through
+ * `GET /device/update` (healthy, last_communication, status, version, firmware_metadata; each
+ * field's meaning: docs canopy-core/reference/legacy-api/organization-scoped).
  *
- *   healthy             `!quarantined`: the public API's "unhealthy" devices get no update,
- *                       which is what quarantine means in Canopy; writing `healthy: false`
- *                       quarantines the device (and `true` lifts it);
- *   last_communication  the later of the device's last connection and its last legacy update
- *                       call, or "never"; accepted on input for compatibility and ignored (the
- *                       server, not the client, knows when a device last called);
- *   status              "online" when it communicated within ONLINE_WINDOW_MS, else "offline";
- *   version             the firmware version it last reported, or "unknown";
- *   firmware_metadata   the meta fields of the firmware with the uuid it last reported, or null.
+ * `healthy` is `!quarantined`: the public API's unhealthy devices get no update, which is what
+ * quarantine means in Canopy. `last_communication` is accepted on input and ignored: the server,
+ * not the client, knows when a device last called. `status` is online within ONLINE_WINDOW_MS.
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../db/connection';

@@ -2,15 +2,11 @@
  * A resource's search whitelist: the fields a caller may name, what each one is compared to, and
  * with which operators. The operator lists are typed per field type, so a resource cannot offer
  * an operator that makes no sense for its field (a substring of a number, an ordering of a prn).
+ * A prn field is built per request, its `resolve` taking prns of the caller's organization only
+ * (examples: devices/search.ts, cohorts/service.ts):
  *
- * Example, for a devices list:
- *   const DEVICE_SEARCH = {
- *     identifier:  { type: 'string', column: devices.identifier, operators: [':', '-', '~'] },
- *     quarantined: { type: 'boolean', column: devices.quarantined, operators: [':'] },
- *     inserted_at: { type: 'datetime', column: devices.insertedAt, operators: [':', '<', '<=', '>', '>='] },
- *   } satisfies SearchFields;
- * and per request, for fields whose values are prns of the caller's organization:
- *   product_prn: { type: 'prn', column: devices.productId, operators: [':'],
+ *   identifier:  { type: 'string', column: devices.identifier, operators: [':', '-', '~'] },
+ *   product_prn: { type: 'prn', column: cohorts.productId, operators: [':'],
  *                  resolve: (prn) => resourceIdFromPrn(prn, 'product', organizationId) },
  */
 import type { SQL } from 'drizzle-orm';

@@ -1,25 +1,12 @@
 /**
  * wg-quick configuration files for the two ends of an open tunnel.
  *
- * Server end (answered by `GET /tunnels/{prn}/wireguard`): an interface with the server's
- * private key, the server's tunnel address and the allocated UDP port; the device is its only
- * peer and may send from its tunnel address alone.
- *
- * Device end (built by the device from the configure answer; the device's private key never
- * leaves it):
- *
- *   [Interface]
- *   PrivateKey = <the device's private key, whose public key it sent as device_public_key>
- *   Address = <device_proxy_ip_address>/32          (/128 for IPv6)
- *
- *   [Peer]
- *   PublicKey = <server_public_key>
- *   Endpoint = <server_tunnel_ip_address>:<server_tunnel_port>   ([addr]:port for IPv6)
- *   AllowedIPs = <server_proxy_ip_address>/32
- *   PersistentKeepalive = 25
- *
- * The device dials out (it is usually behind NAT) and the keepalive holds the NAT mapping open.
- * Inside the tunnel the server reaches the device's proxy at device_proxy_ip_address:device_proxy_port,
+ * Server end (`GET /tunnels/{prn}/wireguard`): the server's private key, tunnel address and
+ * allocated UDP port; its only peer is the device, which may send from its tunnel address alone.
+ * Device end: the file in site/docs/canopy-core/tools/device-api.mdx (IPv6: /128 and
+ * [addr]:port), built by the device from the configure answer; its private key never leaves it.
+ * The device dials out (it is usually behind NAT) and the keepalive holds the mapping open. In
+ * the tunnel the server reaches the device's proxy at device_proxy_ip_address:device_proxy_port,
  * which forwards to the device's local device_tunnel_port.
  */
 import { isIP } from 'node:net';

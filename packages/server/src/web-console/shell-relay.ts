@@ -1,18 +1,13 @@
 /**
  * One web console shell session: the browser's WebSocket on one side, the device's PTY service on
- * the other, through a tunnel the server requests for it (tunnels/shell-tunnels.ts). The daemon
- * picks the tunnel up on its next poll, brings up its end and serves a shell on the tunnel
- * address only; this process's data plane brings up the server's end; the relay then connects
- * from the server's tunnel address to the device's and carries frames (@canopy/sdk/shell-frames).
- *
- * To the browser: binary messages are terminal output; text messages are JSON: `{"type":
- * "status", "state": "waiting_for_device"|"connected"}`, `{"type": "closed", "reason", "exit_code"}`.
- * From the browser: binary messages are keystrokes; text `{"type": "resize", "cols", "rows"}`.
- *
- * The session ends, once, when the shell exits, the browser leaves, the tunnel closes or expires
- * (checked every second, so a close from the admin API, the device or the expiry job ends it
- * whichever process made it), the device is not reachable in time, or the server stops. Its end
- * closes the tunnel and records `web_console_shell.closed` with the session's length.
+ * the other, through a tunnel requested for it (tunnels/shell-tunnels.ts). The daemon brings up
+ * its end on its next poll, this process's data plane the server's; the relay connects between
+ * the two tunnel addresses and carries frames (@canopy/sdk/shell-frames). To the browser: binary
+ * is terminal output, text is JSON `{"type": "status", "state": "waiting_for_device"|"connected"}`
+ * or `{"type": "closed", "reason", "exit_code"}`; from it: binary keystrokes, text `{"type":
+ * "resize", "cols", "rows"}`. The session ends once (shell exit, browser gone, tunnel closed or
+ * expired as seen every second, device unreachable in time, server stop): it closes the tunnel
+ * and records `web_console_shell.closed` with the session's length.
  */
 import net from 'node:net';
 import { encodeFrame, frameDecoder } from '@canopy/sdk/shell-frames';

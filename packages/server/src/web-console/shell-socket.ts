@@ -1,15 +1,13 @@
 /**
  * The terminal page's WebSocket: `GET /web-console/shells/<token>/socket` with an Upgrade, on the
- * admin server. Opening it is the URL's one use (consumeShell): of any number of sockets and
- * JSON requests for one URL exactly one wins, and none after expires_at. A refused socket is
- * still accepted, told why (`{"type": "refused", "code": "web_console_shell_used"|
- * "web_console_shell_expired"|"not_found"}`) and closed with 4410 or 4404, because a browser
- * cannot read the status of a refused upgrade.
- *
- * A socket whose Origin is another site's is refused before anything is consumed: the URL is
- * the credential, and a page elsewhere must not spend it (cross-site WebSocket hijacking). The
- * origin is compared whole (scheme, host and port), with CANOPY_PUBLIC_URL's and with this
- * server's own as the request reached it (the console served straight from here).
+ * admin server. Opening it is the URL's one use (consumeShell): of any number of sockets and JSON
+ * requests for one URL exactly one wins, and none after expires_at. A refused socket is still
+ * accepted, told why (`{"type": "refused", "code": "web_console_shell_used"|
+ * "web_console_shell_expired"|"not_found"}`) and closed with 4410 or 4404: a browser cannot read
+ * the status of a refused upgrade. An Origin of another site is refused before anything is
+ * consumed: the URL is the credential (cross-site WebSocket hijacking). The origin is compared
+ * whole (scheme, host, port) with CANOPY_PUBLIC_URL's and with this server's own as the request
+ * reached it (the console served straight from here).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -1,15 +1,12 @@
 /**
- * Keep-alive HTTPS connections to webhook receivers, so a busy receiver costs one TLS handshake
- * per connection instead of one per delivery. Connections are grouped by the address they were
- * opened to, not only by host name: the sender resolves and checks the name before every request
- * and then asks for a connection to exactly the address it checked (outbound.ts). A changed DNS
- * answer therefore gets checked like any other and a new connection of its own; the old
- * connections are never handed a request for it, and simply idle out.
- *
- * Bounded three ways: an idle connection closes after `idleMs`; at most `maxSocketsPerOrigin`
- * connections per (name, address, port); and at most `maxOrigins` of those keep connections.
- * Past that, the least recently used origin with nothing in flight is closed to make room, and
- * when every one is busy the request goes over a connection of its own, closed after the answer.
+ * Keep-alive HTTPS connections to webhook receivers: one TLS handshake per connection, not per
+ * delivery. Connections are grouped by the address they were opened to, not only the host name:
+ * the sender resolves and checks the name before every request, then asks for a connection to
+ * exactly that address (outbound.ts), so a changed DNS answer is checked and gets connections of
+ * its own while the old ones idle out. Bounded three ways: idle connections close after `idleMs`;
+ * at most `maxSocketsPerOrigin` per (name, address, port); at most `maxOrigins` keep connections.
+ * Past that the least recently used idle origin is closed to make room; when every one is busy
+ * the request gets a connection of its own, closed after the answer.
  */
 import https from 'node:https';
 import type { SecureContext } from 'node:tls';

@@ -1,21 +1,13 @@
 /**
  * The server's tunnel data plane, a background service of every server process (workers/
  * handlers.ts). Every second it compares the open, unexpired tunnels in the database with the
- * interfaces it runs: a tunnel the device has just configured gets its WireGuard interface
- * (wireguard-interface.ts, the tunnel's own key and UDP port, the device as only peer) and its
- * TCP proxy (tcp-proxy.ts); a tunnel closed from either side or expired loses both, and the
- * proxy's connections are cut. A device's configure call asks for a pass at once and waits for
- * it (bringUpConfiguredTunnel), so the server's end is up before the device starts its handshake.
- * A web console shell's tunnel (shell-tunnels.ts) gets the
- * interface only: the shell relay connects through it from this process. Reading the database rather than hooking the configure and close
- * calls means a tunnel opened or closed through any server process, or by the expiry job, is
- * seen the same way, and a restart resumes the open tunnels and removes leftovers.
- *
- * One interface per open tunnel, not one for the whole server: the control plane gives every
- * tunnel its own key pair and UDP port (allocation.ts), and a WireGuard interface has one of each.
- *
- * Where the machine cannot run interfaces (support.ts) it says so once and does nothing more;
- * the control plane is unaffected, and `GET /tunnels/{prn}` shows `server_data_plane`.
+ * interfaces it runs: a newly configured tunnel gets its WireGuard interface
+ * (wireguard-interface.ts) and TCP proxy (tcp-proxy.ts), a shell tunnel (shell-tunnels.ts) the
+ * interface only; a closed or expired one loses both, its connections cut. A configure call
+ * waits for a pass (bringUpConfiguredTunnel), so the server's end is up before the device's.
+ * Reading the database, not hooking the calls, sees every process's changes and the expiry job's,
+ * and a restart resumes open tunnels and removes leftovers. One interface per tunnel: each has its
+ * own key pair and UDP port (allocation.ts). Unsupported (support.ts): it says so once, then idles.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Platform } from '../../platform';
