@@ -40,10 +40,15 @@ describe('canopy tuf', () => {
 
     const { cohort, version } = await fleetFixtures(ok, 'tuf');
     const binary = (await server.api('POST', '/binaries', { artifact_version_prn: version.prn, hash: 'ab'.repeat(32), size: 4096, target: 'aarch64-linux' })).body.binary;
+    // More binaries than one page of the list holds (100): every one is signed.
+    for (let i = 0; i < 100; i++) {
+      expect((await server.api('POST', '/binaries', { artifact_version_prn: version.prn, hash: i.toString(16).padStart(64, '0'), size: 1000 + i, target: `board-${i}` })).status).toBe(201);
+    }
     const bundle = (await ok(['bundles', 'create', '--name', 'tuf-b1', '--artifact-version-prns', version.prn])).bundle;
     const releasePrn = (await ok(['releases', 'create', '--bundle-prn', bundle.prn, '--cohort-prn', cohort.prn, '--required', 'false', '--schedule-date', '2025-01-01T00:00:00Z', '--name', 'r1'])).release.prn;
     const signed = await ok(['tuf', 'targets', 'sign', '--release', releasePrn, '--product', 'gateway', '--key', key('release')]);
     const target = signed.data.metadata.signed.targets[`gateway/${releasePrn}/${binary.prn}`];
+    expect(Object.keys(signed.data.metadata.signed.targets).filter((name) => name.startsWith(`gateway/${releasePrn}/`))).toHaveLength(101);
     expect(target).toMatchObject({ length: 4096, hashes: { sha256: 'ab'.repeat(32) }, custom: { target: 'aarch64-linux', artifact_version_prn: version.prn } });
 
     await ok(['tuf', 'delegate', 'revoke', '--product', 'gateway', '--keyid', release.keyid, '--targets-key', key('targets')]);

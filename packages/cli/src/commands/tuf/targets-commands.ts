@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import { Key, Metadata, MetadataKind, type Targets } from '@tufjs/models';
 import { buildTopTargets, signWith, withReleaseTargets, type ReleaseBinary } from '@canopy/sdk/tuf';
-import { CanopyApiError, type CanopyClient } from '@canopy/sdk';
+import { CanopyApiError, listAll, type CanopyClient } from '@canopy/sdk';
 import { UsageError } from '../../errors';
 import type { RunContext } from '../../run-context';
 import { collect, readKeyFile } from './key-files';
@@ -82,8 +82,9 @@ async function releaseBinaries(client: CanopyClient, releasePrn: string): Promis
   const bundle = await client.request<{ bundle: { artifact_version_prns: string[] } }>('GET', `/bundles/${release.release.bundle_prn}`);
   const binaries: ReleaseBinary[] = [];
   for (const version of bundle.bundle.artifact_version_prns) {
-    const page = await client.request<{ binaries: Binary[] }>('GET', '/binaries', { query: { search: `artifact_version_prn:'${version}'`, limit: 100 } });
-    for (const binary of page.binaries) {
+    // Every page: a version may hold a binary per target, more than one page of them.
+    const versionBinaries = await listAll<Binary>(client, '/binaries', { itemsKey: 'binaries', query: { search: `artifact_version_prn:'${version}'`, limit: 100 } });
+    for (const binary of versionBinaries) {
       if (!binary.hash || binary.size === null) throw new UsageError(`binary ${binary.prn} is not hashed yet`);
       binaries.push({ name: binary.prn, sha256: binary.hash.toLowerCase(), length: binary.size, custom: { target: binary.target, artifact_version_prn: version, custom_metadata: binary.custom_metadata } });
     }
