@@ -4,6 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Link, useRouterState } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { useSession } from '../api/session-context';
+import classes from './Shell.module.css';
 
 const NAV = [
   { to: '/fleet', label: 'Fleet' },
@@ -27,6 +28,9 @@ export function Shell({ children }: { children: ReactNode }) {
   const path = useRouterState({ select: (s) => s.location.pathname });
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
+      <a href="#main-content" className={classes.skipLink}>
+        Skip to content
+      </a>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="xs" wrap="nowrap">
@@ -48,8 +52,9 @@ export function Shell({ children }: { children: ReactNode }) {
           <NavLink key={item.to} component={Link} to={item.to} label={item.label} active={path.startsWith(item.to)} onClick={close} />
         ))}
       </AppShell.Navbar>
-      <AppShell.Main>
-        <main>{children}</main>
+      {/* AppShell.Main is the page's one <main>; the skip link above lands on it. */}
+      <AppShell.Main id="main-content" tabIndex={-1}>
+        {children}
       </AppShell.Main>
     </AppShell>
   );

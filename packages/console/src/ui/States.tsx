@@ -1,5 +1,5 @@
 /** Loading skeletons and empty states that say what to do next. */
-import { Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Paper, Skeleton, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 export function LoadingRows({ rows = 5, label = 'Loading' }: { rows?: number; label?: string }) {
@@ -17,9 +17,10 @@ export function EmptyState({ title, children, action }: { title: string; childre
   return (
     <Paper withBorder p="lg" radius="md">
       <Stack gap="xs" align="flex-start">
-        <Title order={3} size="h4">
+        {/* Not a heading: an empty state sits under an h1 on one screen and an h2 on another. */}
+        <Text fw={700} size="lg">
           {title}
-        </Title>
+        </Text>
         {children && <Text c="dimmed">{children}</Text>}
         {action}
       </Stack>

@@ -64,7 +64,7 @@ export async function expectStyled(page: Page, screen: string): Promise<void> {
   expect(unstyled, `Mantine classes on ${screen} without their styles: add the component's file to src/ui/mantine-styles.ts`).toEqual([]);
 }
 
-/** axe-core on the page as it is now: fails on any serious or critical violation. Checks expectStyled too. */
+/** axe-core on the page as it is now: fails on any moderate, serious or critical violation. Checks expectStyled too. */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   await expectStyled(page, screen);
   // Colours are checked as they end up, not halfway through a fade.
@@ -74,7 +74,7 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
     const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
     return (await axe.run(document)).violations;
   })) as AxeViolation[];
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => `${n.html.slice(0, 120)} ${n.failureSummary ?? ''}`).slice(0, 3).join(' | ')}`);
+  const serious = violations.filter((v) => v.impact === 'moderate' || v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => `${n.html.slice(0, 120)} ${n.failureSummary ?? ''}`).slice(0, 3).join(' | ')}`);
   expect(serious, `axe on ${screen}`).toEqual([]);
 }
 
