@@ -5,10 +5,10 @@ import { actorOf } from '../http/auth';
 import { parameterError } from '../http/errors';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { list, Nullable, Prn, PrnParams, STANDARD_ERRORS, Timestamp } from '../http/schemas';
-import { UPDATE_REPORT_STATUSES, type UpdateReportStatus } from './neighbours';
+import { STORED_REPORT_STATUSES as UPDATE_REPORT_STATUSES, type StoredReportStatus as UpdateReportStatus } from './neighbours';
 import { listReleaseReports } from './release-reports';
 
-// One list of statuses (update-reports/schema.ts), so a new one is answered here too.
+// One list of stored statuses (update-reports/schema.ts: `confirmed` for a passed soak), so a new one is answered here too.
 const Status = Type.Unsafe<UpdateReportStatus>({ type: 'string', enum: [...UPDATE_REPORT_STATUSES] });
 
 const ReleaseReport = Type.Object({
@@ -20,6 +20,8 @@ const ReleaseReport = Type.Object({
   progress: Nullable(Type.Number({ description: 'Progress 0..1 as reported.' })),
   reason: Nullable(Type.String({ description: 'Why, as the device reported it (required for failed and rolled_back).' })),
   updated_at: Timestamp('When the device sent this report.'),
+  soak_ends_at: Nullable(Timestamp("While the device soaks (installed, on a release with soak_seconds): when its soak ends; else null.")),
+  healthy_at: Nullable(Timestamp('The latest `healthy` report during the soak; null when none.')),
 });
 
 /** `failed,rolled_back` -> the statuses; 400 naming `status` for anything else. */
@@ -37,7 +39,7 @@ export const releaseReportRoutes: ContextRoutes = (app, { db }) => {
       tags: ['releases'],
       summary: "Devices' latest reports for a release",
       description:
-        "Each device's latest update report for the release (the devices behind the rollout's `reported` counts), most recently changed first. " +
+        "Each device's latest update report for the release (the devices behind the rollout's `reported` counts), most recently changed first; on a release with a soak, `installed` devices are still soaking and `confirmed` ones passed it. " +
         '`status`: a comma-separated list of statuses to keep, e.g. `failed,rolled_back`.',
       params: PrnParams('Resource name of the release.'),
       querystring: Type.Object({
