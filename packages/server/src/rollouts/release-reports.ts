@@ -12,14 +12,14 @@ import type { Actor } from '../http/actor';
 import { notFound } from '../http/errors';
 import { pageRequest, toPage, type ListQuery } from '../http/pagination';
 import { releases } from '../releases/schema';
-import { deviceUpdateReports, type StoredReportStatus as UpdateReportStatus } from '../update-reports/schema';
+import { deviceUpdateReports, type StoredReportStatus } from '../update-reports/schema';
 
 export interface ReleaseReportWire {
   prn: string;
   device_prn: string;
   device_identifier: string;
   bundle_prn: string;
-  status: UpdateReportStatus;
+  status: StoredReportStatus;
   progress: number | null;
   reason: string | null;
   updated_at: string;
@@ -28,12 +28,12 @@ export interface ReleaseReportWire {
 }
 
 /** When a soaking device's soak ends; null when it is not soaking. */
-function soakEndsAt(status: UpdateReportStatus, startedAt: string | null, soakSeconds: number | null): string | null {
+function soakEndsAt(status: StoredReportStatus, startedAt: string | null, soakSeconds: number | null): string | null {
   if (status !== 'installed' || startedAt === null || !soakSeconds) return null;
   return new Date(Date.parse(toRfc3339(startedAt)!) + soakSeconds * 1000).toISOString();
 }
 
-export async function listReleaseReports(db: Executor, actor: Actor, prn: string, query: ListQuery & { status?: UpdateReportStatus[] }) {
+export async function listReleaseReports(db: Executor, actor: Actor, prn: string, query: ListQuery & { status?: StoredReportStatus[] }) {
   const releaseId = resourceIdFromPrn(prn, 'release', actor.organizationId);
   const [release] = releaseId ? await db.select({ id: releases.id, soakSeconds: releases.soakSeconds }).from(releases).where(and(eq(releases.id, releaseId), eq(releases.organizationId, actor.organizationId))).limit(1) : [];
   if (!release) throw notFound('release', prn);

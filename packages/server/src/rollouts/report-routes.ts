@@ -5,11 +5,11 @@ import { actorOf } from '../http/auth';
 import { parameterError } from '../http/errors';
 import { LIST_QUERY_PROPERTIES } from '../http/pagination';
 import { list, Nullable, Prn, PrnParams, STANDARD_ERRORS, Timestamp } from '../http/schemas';
-import { STORED_REPORT_STATUSES as UPDATE_REPORT_STATUSES, type StoredReportStatus as UpdateReportStatus } from './neighbours';
+import { STORED_REPORT_STATUSES, type StoredReportStatus } from './neighbours';
 import { listReleaseReports } from './release-reports';
 
 // One list of stored statuses (update-reports/schema.ts: `confirmed` for a passed soak), so a new one is answered here too.
-const Status = Type.Unsafe<UpdateReportStatus>({ type: 'string', enum: [...UPDATE_REPORT_STATUSES] });
+const Status = Type.Unsafe<StoredReportStatus>({ type: 'string', enum: [...STORED_REPORT_STATUSES] });
 
 const ReleaseReport = Type.Object({
   prn: Prn("The latest report's prn (its device.update_reported event)."),
@@ -25,11 +25,11 @@ const ReleaseReport = Type.Object({
 });
 
 /** `failed,rolled_back` -> the statuses; 400 naming `status` for anything else. */
-function statusesOf(text: string | undefined): UpdateReportStatus[] | undefined {
+function statusesOf(text: string | undefined): StoredReportStatus[] | undefined {
   if (text === undefined || text === '') return undefined;
   const parts = text.split(',').map((s) => s.trim());
-  for (const part of parts) if (!(UPDATE_REPORT_STATUSES as readonly string[]).includes(part)) throw parameterError('status', 'invalid', { allowed: [...UPDATE_REPORT_STATUSES] });
-  return parts as UpdateReportStatus[];
+  for (const part of parts) if (!(STORED_REPORT_STATUSES as readonly string[]).includes(part)) throw parameterError('status', 'invalid', { allowed: [...STORED_REPORT_STATUSES] });
+  return parts as StoredReportStatus[];
 }
 
 export const releaseReportRoutes: ContextRoutes = (app, { db }) => {
@@ -45,7 +45,7 @@ export const releaseReportRoutes: ContextRoutes = (app, { db }) => {
       querystring: Type.Object({
         limit: LIST_QUERY_PROPERTIES.limit,
         page: LIST_QUERY_PROPERTIES.page,
-        status: Type.Optional(Type.String({ maxLength: 200, description: `Statuses to keep, comma-separated: ${UPDATE_REPORT_STATUSES.join(', ')}.`, examples: ['failed,rolled_back'] })),
+        status: Type.Optional(Type.String({ maxLength: 200, description: `Statuses to keep, comma-separated: ${STORED_REPORT_STATUSES.join(', ')}.`, examples: ['failed,rolled_back'] })),
       }),
       response: { 200: list('reports', ReleaseReport), ...STANDARD_ERRORS },
     },
