@@ -5,11 +5,12 @@
  * event). A device whose health check starts failing within the soak reports `failed` with the
  * check's reason, which the server counts as a soak failure.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { createCohort, DaemonProcess, enrollDevice, eventually, publishRelease, updateReports, useDaemonTestServer, writeConfig } from './support/harness';
+import { createCohort, DAEMON_BUNDLE, DaemonProcess, enrollDevice, eventually, publishRelease, updateReports, useDaemonTestServer, writeConfig } from './support/harness';
 
 const context = useDaemonTestServer('soak');
 const SOAK_SECONDS = 5;
@@ -37,6 +38,8 @@ it('reports health through the soak until the server confirms the device, then s
   try {
     await daemon.waitFor((l) => l.msg === 'update state' && l.event === 'all_installed', 'the install');
     await eventually(async () => ((await rollout(release.releasePrn)).soaking === 1 ? true : null), 'the device soaking');
+    const status = JSON.parse(execFileSync(process.execPath, [DAEMON_BUNDLE, 'status', '--config', config, '--json'], { encoding: 'utf8' }));
+    expect(status.soak).toMatchObject({ release_prn: release.releasePrn, seconds: SOAK_SECONDS });
     expect(await rollout(release.releasePrn)).toMatchObject({ succeeded: 0, soaking: 1, soak_seconds: SOAK_SECONDS });
     const ended = await daemon.waitFor((l) => l.msg === 'soak ended', 'the end of the soak', 30_000);
     expect(ended).toMatchObject({ release_prn: release.releasePrn, outcome: 'passed' });
