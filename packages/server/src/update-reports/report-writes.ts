@@ -77,7 +77,8 @@ const GUARDS_FROM = 16;
  * by a repeated one, which also leaves a confirmed row confirmed. `soak_outcome` is decided from
  * the statement's snapshot of the device's row: two reports of one device at two servers at
  * once could both record a soak event, but the row is confirmed once (its update re-checks
- * `installed`). `now()` is the events' inserted_at (the transaction's start).
+ * `installed`). On a release with a soak, `installed` finishes nothing (the device soaks), so it
+ * is not `may_halt`: the report that confirms it is. `now()` is the events' inserted_at (the transaction's start).
  * Built on first use: the event hooks (webhook outbox rows) register when their modules load.
  */
 let statement: string | undefined;
@@ -93,13 +94,14 @@ function statementText(): string {
       where excluded.status <> 'deferred' or device_update_reports.status not in ('installed', 'confirmed', 'failed', 'rolled_back')`;
   return `with ${admissionGuardCte(GUARDS_FROM)},
   report_checks as materialized (
-    select c.*, (c.gated and (c.status in ('installed', 'failed', 'rolled_back') or c.soak_outcome = 'passed')) as may_halt
+    select c.*, (c.gated and (c.status in ('failed', 'rolled_back') or (c.status = 'installed' and not c.soaks) or c.soak_outcome = 'passed')) as may_halt
     from (
       select i.*,
         (i.release_id is null or r.id is not null) as release_found,
         b.id is not null as bundle_found,
         (i.guard_ord is null or i.guard_ord in (select ord from admission_guards_held)) as admitted,
         (r.halt_failure_ratio is not null and r.halted_at is null and not r.disabled) as gated,
+        coalesce(r.soak_seconds, 0) > 0 as soaks,
         case when coalesce(r.soak_seconds, 0) > 0 and p.status = 'installed' then
           case when i.status = 'healthy' then
                  case when p.soak_started_at + make_interval(secs => r.soak_seconds) <= now() then 'passed' else 'soaking' end
