@@ -49,6 +49,13 @@ describe('releases dry-run, rollout, pause, resume, cancel and revert', () => {
     expect((await ok(['releases', 'resume', second.prn])).release).toMatchObject({ paused_at: null, halted_at: null });
     const third = (await ok(['releases', 'create', ...base, '--name', 'r3', '--penalty-box', '{"failures": 2, "window_seconds": 180, "rest_seconds": 60}'])).release;
     expect(third.penalty_box).toEqual({ failures: 2, window_seconds: 180, rest_seconds: 60 });
+    // Success after a soak: a duration, or null.
+    expect((await ok(['releases', 'update', third.prn, '--soak', '30m'])).release.soak_seconds).toBe(1800);
+    expect((await ok(['releases', 'rollout', third.prn])).rollout).toMatchObject({ soak_seconds: 1800, soaking: 0, reported: { confirmed: 0 } });
+    expect((await ok(['releases', 'update', third.prn, '--soak', 'null'])).release.soak_seconds).toBeNull();
+    const badSoak = await canopy(['releases', 'update', third.prn, '--soak', '5 weeks'], env);
+    expect(badSoak.code).toBe(2);
+    expect(badSoak.stderr).toContain('--soak');
     expect((await ok(['releases', 'penalty-box', third.prn])).penalty_box).toEqual([]);
     expect((await ok(['devices', 'penalty-box', device.prn])).penalty_box).toEqual([]);
     const notBoxed = await canopy(['releases', 'penalty-box-release', third.prn, device.prn], env);

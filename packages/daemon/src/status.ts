@@ -13,6 +13,8 @@ export interface StatusView {
   last_failure: DaemonState['last_failure'];
   /** The offer declined for now after it failed or rolled back (update/hold-back.ts), or null. */
   held_back: HeldBack | null;
+  /** The soak under way (update/soak.ts): reporting health until the server confirms the device; null otherwise. */
+  soak: { release_prn: string; seconds: number; started_at: string } | null;
   pending_reports: number;
 }
 
@@ -27,6 +29,7 @@ export function statusView(state: DaemonState | null): StatusView {
     install_in_progress: phase && phase.name !== 'idle' ? { phase: phase.name, release_prn: phase.job.release_prn, bundle_prn: phase.job.bundle_prn } : null,
     last_failure: state?.last_failure ?? null,
     held_back: state?.held_back ?? null,
+    soak: state?.soak ? { release_prn: state.soak.release_prn, seconds: state.soak.seconds, started_at: state.soak.started_at } : null,
     pending_reports: state?.pending_reports.length ?? 0,
   };
 }
@@ -45,6 +48,7 @@ export function formatStatus(view: StatusView): string {
     const what = held.outcome === 'rolled_back' ? 'rolled back; not retried until another release is offered' : `failed ${held.failures} time(s) in a row; retried with backoff`;
     lines.push(`held back:      ${held.release_prn ?? held.bundle_prn} (${what})`);
   }
+  if (view.soak) lines.push(`soak:           ${view.soak.release_prn} (${view.soak.seconds} s from ${view.soak.started_at}; reporting health until confirmed)`);
   if (view.pending_reports) lines.push(`reports queued: ${view.pending_reports}`);
   return `${lines.join('\n')}\n`;
 }

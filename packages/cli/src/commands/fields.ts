@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { UsageError } from '../errors';
 
-export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'list' | 'file-base64' | 'number-or-integer';
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'list' | 'file-base64' | 'number-or-integer' | 'duration';
 
 export interface Field {
   /** Flag name without dashes, kebab-case: `artifact-prn`. */
@@ -35,6 +35,10 @@ export const bool = field('boolean');
 export const json = field('json');
 export const list = field('list');
 export const fileBase64 = field('file-base64');
+/** Whole seconds on the wire, written `3600`, `90s`, `30m`, `6h` or `2d`; `null` sends null. */
+export const duration = field('duration');
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
 /** The placeholder shown in help: `--limit <integer>`. */
 export function valuePlaceholder(f: Field): string {
@@ -47,6 +51,8 @@ export function valuePlaceholder(f: Field): string {
       return '<json|@file>';
     case 'file-base64':
       return '<file>';
+    case 'duration':
+      return '<duration|null>';
     default:
       return f.choices ? `<${f.choices.join('|')}>` : `<${f.type === 'string' ? 'value' : f.type}>`;
   }
@@ -84,6 +90,12 @@ export function parseField(f: Field, raw: string): unknown {
     }
     case 'file-base64':
       return readFile(f, raw).toString('base64');
+    case 'duration': {
+      if (raw === 'null') return null;
+      const match = /^(\d+)([smhd]?)$/.exec(raw.trim());
+      if (!match) throw bad('must be seconds or a duration such as 90s, 30m, 6h, 2d, or null');
+      return Number(match[1]) * UNIT_SECONDS[match[2] || 's'];
+    }
   }
 }
 

@@ -5,7 +5,7 @@
 import { EVENT_SUBTYPES, EVENT_TYPES, SUBSCRIBABLE_EVENTS } from '@canopy/sdk/event-catalogue';
 import type { ActionDef, ResourceDef } from './action';
 import { crud, examplePrn, prnArg } from './crud';
-import { bool, fileBase64, int, json, list, num, str } from './fields';
+import { bool, duration, fileBase64, int, json, list, num, str } from './fields';
 import { createBinary, BINARY_UPLOAD_OPTIONS } from './handlers/binaries-create';
 import { createBinarySignature, BINARY_SIGNATURE_OPTIONS } from './handlers/binary-signatures-create';
 import { createBundleSignature, BUNDLE_SIGNATURE_OPTIONS } from './handlers/bundle-signatures-create';
@@ -463,6 +463,7 @@ export const RESOURCES: ResourceDef[] = [
         int('halt-min-reports', 'Finished reports (installed, failed, rolled_back) needed before the gate may halt (default 5).'),
         json('penalty-box', 'Penalty box as JSON, e.g. \'{"failures": 3, "window_seconds": null, "rest_seconds": 86400}\'; null for the defaults (those).'),
         json('maintenance-windows', 'Maintenance windows as JSON, e.g. \'[{"days": ["mon","tue"], "start": "22:00", "end": "04:00", "time_zone": "Europe/Berlin"}]\'; null for the cohort\'s.'),
+        duration('soak', 'Success after a soak: a device counts as succeeded once healthy this long after installing (3600, 30m, 6h, 2d); null: installed is success.', { key: 'soak_seconds' }),
       ],
     })),
   },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { releaseState } from '../../src/features/releases/release-state';
-import { summarizeRollout } from '../../src/features/releases/rollout-summary';
+import { statusFilterOf, summarizeRollout } from '../../src/features/releases/rollout-summary';
 
 const reported = { downloading: 0, installing: 0, rebooting: 0, installed: 0, failed: 0, rolled_back: 0 };
 const counts = (buckets: ReturnType<typeof summarizeRollout>['buckets']) => Object.fromEntries(buckets.map((b) => [b.key, [b.count, b.percent]]));
@@ -22,8 +22,18 @@ describe('summarizeRollout', () => {
     const { buckets } = summarizeRollout({ cohort_devices: 10, eligible: 0, on_release: 0, reported: { soaking: 2, succeeded: 3, deferred: undefined, resting: 1 } });
     const updating = buckets.find((b) => b.key === 'in_progress')!;
     expect(updating.count).toBe(3);
-    expect(updating.statuses).toEqual([{ status: 'soaking', count: 2 }, { status: 'resting', count: 1 }]);
+    expect(updating.statuses).toEqual([{ status: 'soaking', count: 2, label: 'soaking' }, { status: 'resting', count: 1, label: 'resting' }]);
     expect(buckets.find((b) => b.key === 'on_it')!.count).toBe(3);
+  });
+
+  it('counts only confirmed devices as on it on a release with a soak, and installed ones as soaking', () => {
+    const { buckets } = summarizeRollout({ cohort_devices: 10, eligible: 10, on_release: 0, soak_seconds: 600, reported: { ...reported, installed: 4, confirmed: 3, failed: 1 } });
+    expect(counts(buckets)).toMatchObject({ on_it: [3, 30], in_progress: [4, 40], failed: [1, 10] });
+    expect(buckets.find((b) => b.key === 'in_progress')!.statuses).toEqual([{ status: 'installed', count: 4, label: 'soaking' }]);
+    expect(statusFilterOf('on_it', ['installed', 'confirmed'], true)).toBe('confirmed');
+    expect(statusFilterOf('in_progress', ['downloading', 'installed', 'confirmed'], true)).toBe('downloading,installed');
+    // Without a soak, installed and confirmed are both on it.
+    expect(counts(summarizeRollout({ cohort_devices: 10, eligible: 10, on_release: 0, reported: { ...reported, installed: 4, confirmed: 3 } }).buckets).on_it).toEqual([7, 70]);
   });
 
   it('shows a small non-zero share as 1 %, and an empty cohort as 0 %', () => {

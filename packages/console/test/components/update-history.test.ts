@@ -21,6 +21,11 @@ describe('updateAttempts', () => {
     ]);
   });
 
+  it('adds a soak\'s healthy reports to the install they follow, which stays finished', () => {
+    const attempts = updateAttempts([report('01', 'installing', 'r1'), report('02', 'installed', 'r1'), report('03', 'healthy', 'r1'), report('04', 'healthy', 'r1')]);
+    expect(attempts.map((a) => [a.status, a.finished, a.steps.length])).toEqual([['installed', true, 4]]);
+  });
+
   it('keeps a bundle installed outside any release apart', () => {
     expect(updateAttempts([report('01', 'installed', null)])[0]).toMatchObject({ releasePrn: null, bundlePrn: 'prn:b', finished: true });
   });

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { InstallContext } from '../installers/installer.ts';
 import type { ManifestEntry } from '@canopy/sdk/device';
-import { failuresOfDevice, isFaulty, virtualInstallers } from './installers.ts';
+import { failuresOfDevice, isFaulty, soakFailureOfDevice, virtualInstallers } from './installers.ts';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
@@ -56,4 +56,15 @@ it('simulates the tar, deb, rauc and swupdate installers inside the virtual devi
   expect(await installers.get('swupdate')!.install(context({ installer: 'swupdate' }))).toEqual({ rebootRequired: true, slot: 'a' });
   expect(await installers.get('rauc')!.confirm!({ slot: 'a' } as never)).toEqual({ result: 'confirmed', slot: 'a' });
   expect(fs.readFileSync(path.join(dir, 'root/slots/b'), 'utf8')).toBe('payload');
+});
+
+describe('soakFailureOfDevice', () => {
+  it('fails a faulty device\'s health check after its passing checks, for the chosen versions only', () => {
+    const failures = { share: 0.3, versions: ['3.0.0'], passingChecks: 2 };
+    expect(soakFailureOfDevice(failures, 0)).toBeUndefined();
+    const check = soakFailureOfDevice(failures, 3)!;
+    expect([check('3.0.0'), check('3.0.0'), check('3.0.0'), check('3.0.0')]).toEqual([false, false, true, true]);
+    expect(check('2.0.0')).toBe(false);
+    expect(check(null)).toBe(false);
+  });
 });

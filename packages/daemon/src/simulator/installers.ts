@@ -9,7 +9,9 @@
  * A fleet can also be given faulty devices (`InstallFailures`): on them every installer fails
  * the install of the chosen artifact versions, as a release that breaks on one hardware
  * revision would, so the daemon reports `failed` and keeps running what it ran (the rollout
- * health gate's test, packages/daemon/test/rollouts-end-to-end.test.ts).
+ * health gate's test, packages/daemon/test/rollouts-end-to-end.test.ts). Or devices that install
+ * a release and then fail its soak (`SoakFailures`): their health check passes at first and
+ * fails later (packages/daemon/test/soak-end-to-end.test.ts).
  */
 import path from 'node:path';
 import { writeFileAtomically } from '../installers/file.ts';
@@ -40,6 +42,30 @@ export function failuresOfDevice(failures: InstallFailures | undefined, index: n
   if (!failures || !isFaulty(index, failures.share)) return undefined;
   const versions = failures.versions;
   return (entry) => !versions || versions.includes(entry.artifact_version.version);
+}
+
+export interface SoakFailures {
+  /** The faulty share of the fleet, in [0, 1], spread as isFaulty. */
+  share: number;
+  /** Release versions whose soak fails on faulty devices; absent: every version. */
+  versions?: readonly string[];
+  /** Health checks that pass before they start failing; 1 by default (one healthy report first). */
+  passingChecks?: number;
+}
+
+/**
+ * The health check outcome of device `index` given `failures`: a function of the running release
+ * version answering true when this check fails, or undefined when the device is sound.
+ */
+export function soakFailureOfDevice(failures: SoakFailures | undefined, index: number): ((version: string | null) => boolean) | undefined {
+  if (!failures || !isFaulty(index, failures.share)) return undefined;
+  const passing = new Map<string | null, number>();
+  return (version) => {
+    if (failures.versions && (version === null || !failures.versions.includes(version))) return false;
+    const done = passing.get(version) ?? 0;
+    passing.set(version, done + 1);
+    return done >= (failures.passingChecks ?? 1);
+  };
 }
 
 /** A registry whose installers fail, before writing anything, the installs `fails` picks. */

@@ -20,7 +20,7 @@ import type { DaemonState, UpdateEvent } from '../update/state.ts';
 import { createStateStore } from '../update/state-store.ts';
 import { issueLeaf } from './certificates.ts';
 import { adminApi, organizationSigningKeys, publishRelease, serverOnRelease, setUpFleet, type AdminApi, type SimulatedFleet, type SimulatedRelease } from './fleet-setup.ts';
-import { failuresOfDevice, virtualInstallers, type InstallFailures } from './installers.ts';
+import { failuresOfDevice, soakFailureOfDevice, virtualInstallers, type InstallFailures, type SoakFailures } from './installers.ts';
 
 export interface FleetOptions {
   adminUrl: string;
@@ -43,6 +43,8 @@ export interface FleetOptions {
   enrollingAtOnce?: number;
   /** Faulty devices, whose installs fail (installers.ts); none by default. */
   installFailures?: InstallFailures;
+  /** Devices whose health check fails during a release's soak (installers.ts soakFailureOfDevice); none by default. */
+  soakFailures?: SoakFailures;
   /** Every saved transition of every device, with the device's index in the fleet. */
   onTransition?: (index: number, state: DaemonState, event: UpdateEvent) => void;
   /** Join this existing cohort (JITP into it) instead of making a product and cohort. */
@@ -174,6 +176,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     const client = createDeviceClient({ baseUrl: options.deviceUrl, certPem: certificate.certPem, keyPem: certificate.keyPem, caPem: options.serverCaPem });
     const device: VirtualDevice = { identifier, client, state: null };
     const log = baseLog.child({ device: identifier });
+    const soakFails = soakFailureOfDevice(options.soakFailures, i);
     let checkedIn!: () => void;
     const firstCheck = new Promise<void>((resolve) => (checkedIn = resolve));
     const agent = createUpdateAgent({
@@ -185,6 +188,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       log,
       // A virtual reboot: the device is up again at once, in this process.
       reboot: async () => true,
+      healthCheck: async () => (soakFails?.(device.state?.running.release_version ?? null) ? { ok: false, reason: 'simulated health check failure during the soak' } : { ok: true }),
       onTransition: (state, event) => {
         device.state = state;
         if (event.type === 'checked') checkedIn();

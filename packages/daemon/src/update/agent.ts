@@ -5,7 +5,8 @@
  *
  * Every transition is saved (state-store.ts) before the work of the next phase starts, and the
  * reports it queued are sent after, from the saved queue: a crash repeats work or a report, and
- * loses neither.
+ * loses neither. After an install of a release with a soak it runs the health check on soak.ts's
+ * pace between its polls and reports `healthy` (best effort, not queued) until the server confirms.
  */
 import fsp from 'node:fs/promises';
 import type { DeviceClient, ManifestEntry } from '@canopy/sdk/device';
@@ -22,6 +23,8 @@ import { checkSignatures, type SigningKey } from '../verify/signatures.ts';
 import type { TufVerifier } from '../verify/tuf/verifier.ts';
 import { holdBackOf } from './hold-back.ts';
 import { checkReadiness } from './readiness.ts';
+import { soakCheckDueAt } from './soak.ts';
+import { runHealthCheck } from '../installers/avocado-ab.ts';
 import { progressReportDue, transition, type DaemonState, type Job, type UpdateEvent } from './state.ts';
 import type { StateStore } from './state-store.ts';
 import path from 'node:path';
@@ -57,6 +60,12 @@ export interface AgentDeps {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** With `tuf` configured: the TUF check of every offer before its download (verify/tuf/). */
   tuf?: TufVerifier;
+  /**
+   * The health check of a soak (soak.ts). Absent: `health_check` from the configuration, run as
+   * after a slot install (CANOPY_SLOT is `soak`), or, without one, a running daemon is healthy.
+   * The simulator gives its virtual devices their own.
+   */
+  healthCheck?: (signal: AbortSignal) => Promise<{ ok: true } | { ok: false; reason: string }>;
   /** Called after every saved transition (the simulator counts devices per phase). */
   onTransition?: (state: DaemonState, event: UpdateEvent) => void;
 }
@@ -277,7 +286,7 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
     // The downloads go before the state says so: once `all_installed` is recorded nothing would
     // come back for them, so a crash between the two must leave the files to remove on the rerun.
     await removeDownloads(phase.job);
-    await apply({ type: 'all_installed', boot_id: await deps.bootId?.() });
+    await apply({ type: 'all_installed', boot_id: await deps.bootId?.(), at: now().toISOString() });
     await flushReports();
     return drive(signal);
   }
@@ -319,11 +328,11 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
         await flushReports();
         return 'continue';
       }
-      await apply({ type: 'confirmed', slot: outcome.slot });
+      await apply({ type: 'confirmed', slot: outcome.slot, at: now().toISOString() });
       await flushReports();
       return 'continue';
     }
-    await apply({ type: 'confirmed' });
+    await apply({ type: 'confirmed', at: now().toISOString() });
     await flushReports();
     return 'continue';
   }
@@ -407,6 +416,7 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
       entries: check.manifest ?? [],
       bundle_signatures: (check.bundle.signatures ?? []).map(({ signature }) => ({ signature })),
       started_at: now().toISOString(),
+      soak_seconds: check.release?.soak_seconds ?? null,
     };
     const held = holdBackOf(state.held_back, job, now(), config.update_poll_interval);
     if (held) {
@@ -436,6 +446,67 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
     await apply({ type: 'offered', job });
     void flushReports(signal);
     return drive(signal);
+  }
+
+  let lastSoakCheck: number | null = null;
+
+  function runSoakHealthCheck(signal: AbortSignal) {
+    if (deps.healthCheck) return deps.healthCheck(signal);
+    if (config.health_check) return runHealthCheck(config.health_check, 'soak', config.install_timeout, signal);
+    return Promise.resolve({ ok: true } as const);
+  }
+
+  /**
+   * One check of the soak under way: a failed health check is queued as `failed`; a passed one
+   * is reported `healthy` once every queued report is in (the server must have `installed`
+   * first), and the soak ends when the server answers it is not soaking any more.
+   */
+  async function soakCheck(signal: AbortSignal): Promise<void> {
+    const soak = state.soak;
+    if (!soak) return;
+    lastSoakCheck = Date.now();
+    const health = await runSoakHealthCheck(signal);
+    if (signal.aborted || state.soak !== soak) return;
+    if (!health.ok) {
+      log.warn('health check failed during the soak', { release_prn: soak.release_prn, reason: health.reason });
+      await apply({ type: 'soak_failed', reason: `soak: ${health.reason}`, at: now().toISOString() });
+      await flushReports(signal);
+      return;
+    }
+    await flushReports(signal);
+    if (state.pending_reports.length > 0) return;
+    try {
+      const answer = await client.report({ status: 'healthy', release_prn: soak.release_prn, bundle_prn: soak.bundle_prn }, { signal });
+      if (answer.soak !== 'soaking' && state.soak === soak) {
+        log.info('soak ended', { release_prn: soak.release_prn, outcome: answer.soak ?? 'none' });
+        await apply({ type: 'soak_ended' });
+      }
+    } catch (error) {
+      if (signal.aborted) return;
+      if (error instanceof CanopyApiError && error.status >= 400 && error.status < 500 && error.status !== 429) {
+        log.warn('soak report refused; soak ended', { code: error.code, http_status: error.status });
+        await apply({ type: 'soak_ended' });
+      } else log.warn('soak report not sent; next check retries', { error: message(error) });
+    }
+  }
+
+  /** Sleeps `ms`, running the soak's checks when they fall due meanwhile. */
+  async function sleepWithSoak(ms: number, signal: AbortSignal): Promise<void> {
+    if (!state.soak) return sleep(ms, signal);
+    const wakeAt = Date.now() + ms;
+    while (!signal.aborted) {
+      const soak = state.soak;
+      const left = wakeAt - Date.now();
+      const due = soak ? soakCheckDueAt(soak, lastSoakCheck) - Date.now() : Infinity;
+      if (due >= left) return sleep(Math.max(0, left), signal);
+      await sleep(Math.max(0, due), signal);
+      if (signal.aborted) return;
+      try {
+        await soakCheck(signal);
+      } catch (error) {
+        if (!signal.aborted) log.warn('soak check failed', { error: message(error) });
+      }
+    }
   }
 
   /**
@@ -489,7 +560,7 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
           log.warn('update check failed', { error: message(error) });
         }
         if (outcome === 'stop' || signal.aborted) break;
-        await sleep(config.update_poll_interval * 1000 + random() * config.update_jitter * 1000, signal);
+        await sleepWithSoak(config.update_poll_interval * 1000 + random() * config.update_jitter * 1000, signal);
       }
       await saving;
       return outcome === 'stop' ? 'stop' : 'aborted';

@@ -5,7 +5,8 @@
  *   idle -> downloading -> verifying -> installing -> rebooting -> confirming -> idle
  *
  * Failures, reboots (told apart from restarts by the kernel's boot id), resumption and queued
- * reports: docs/decisions/001-daemon-update-state.md.
+ * reports: docs/decisions/001-daemon-update-state.md. After an install of a release with a soak
+ * the state keeps `soak` until the server confirms the device or a health check fails (soak.ts).
  */
 import { heldBackAfter, sameOffer, type HeldBack } from './hold-back.ts';
 import type { ManifestEntry } from '@canopy/sdk/device';
@@ -38,6 +39,17 @@ export interface Job {
   /** The bundle signatures offered with the bundle (absent in states saved before they existed). */
   bundle_signatures?: { signature: string }[];
   started_at: string;
+  /** The release's soak (seconds), as offered; absent or null: none. */
+  soak_seconds?: number | null;
+}
+
+/** A soak under way: the installed release, reported healthy until the server confirms it (soak.ts). */
+export interface Soak {
+  release_prn: string;
+  bundle_prn: string;
+  seconds: number;
+  /** When the install finished here (the server starts its own count at the `installed` report). */
+  started_at: string;
 }
 
 export type Phase =
@@ -57,6 +69,8 @@ export interface DaemonState {
   last_failure: { at: string; bundle_prn: string; reason: string } | null;
   /** The offer that last failed or rolled back, declined for now (absent in older state files). */
   held_back?: HeldBack | null;
+  /** The soak under way (absent in older state files). */
+  soak?: Soak | null;
   pending_reports: PendingReport[];
 }
 
@@ -79,10 +93,14 @@ export type UpdateEvent =
   | { type: 'downloaded' }
   | { type: 'verified' }
   | { type: 'entry_installed'; binary_prn: string; reboot: boolean; slot?: string }
-  /** `boot_id`: the boot the install ran in, to tell the next start's reboot from a restart. */
-  | { type: 'all_installed'; boot_id?: string }
+  /** `boot_id`: the boot the install ran in, to tell the next start's reboot from a restart. `at`: starts a soak. */
+  | { type: 'all_installed'; boot_id?: string; at?: string }
   | { type: 'booted' }
-  | { type: 'confirmed'; slot?: string }
+  | { type: 'confirmed'; slot?: string; at?: string }
+  /** The server confirmed the device (or has no soak for it): reporting health ends. */
+  | { type: 'soak_ended' }
+  /** A health check failed within the soak: reported as `failed`. */
+  | { type: 'soak_failed'; reason: string; at: string }
   | { type: 'rolled_back'; reason: string; at: string; slot?: string }
   | { type: 'failed'; reason: string; at: string }
   | { type: 'reports_sent'; count: number };
@@ -100,6 +118,12 @@ const reportOf = (job: Job, status: ReportStatus, extra: Partial<PendingReport> 
 export function reportReason(reason: string): string {
   const text = reason.trim() || 'unknown failure';
   return text.length > 256 ? `${text.slice(0, 253)}...` : text;
+}
+
+/** The soak an install of `job` finishing at `at` starts, or null. */
+function soakOf(job: Job, at: string | undefined): Soak | null {
+  if (!job.soak_seconds || job.soak_seconds <= 0 || job.release_prn === null || at === undefined) return null;
+  return { release_prn: job.release_prn, bundle_prn: job.bundle_prn, seconds: job.soak_seconds, started_at: at };
 }
 
 const runningOf = (job: Job, slot?: string): Running => ({
@@ -133,6 +157,8 @@ export function transition(state: DaemonState, event: UpdateEvent): DaemonState 
       return {
         ...state,
         phase: { name: 'downloading', job: event.job },
+        // A new install ends the soak of the last one: the server counts the device's latest report.
+        soak: null,
         held_back: state.held_back && sameOffer(state.held_back, event.job) ? state.held_back : null,
         pending_reports: queue(reportOf(event.job, 'downloading', { progress: 0 })),
       };
@@ -162,7 +188,14 @@ export function transition(state: DaemonState, event: UpdateEvent): DaemonState 
         const rebooting: Phase = { name: 'rebooting', job: phase.job, slot: phase.slot, ...(event.boot_id ? { boot_id: event.boot_id } : {}) };
         return { ...state, phase: rebooting, pending_reports: queue(reportOf(phase.job, 'rebooting')) };
       }
-      return { ...state, phase: { name: 'idle' }, running: runningOf(phase.job, state.running.slot), held_back: null, pending_reports: queue(reportOf(phase.job, 'installed')) };
+      return {
+        ...state,
+        phase: { name: 'idle' },
+        running: runningOf(phase.job, state.running.slot),
+        held_back: null,
+        soak: soakOf(phase.job, event.at),
+        pending_reports: queue(reportOf(phase.job, 'installed')),
+      };
     }
     case 'booted':
       if (phase.name !== 'rebooting') return refuse();
@@ -174,6 +207,7 @@ export function transition(state: DaemonState, event: UpdateEvent): DaemonState 
         phase: { name: 'idle' },
         running: runningOf(phase.job, event.slot ?? phase.slot ?? state.running.slot),
         held_back: null,
+        soak: soakOf(phase.job, event.at),
         pending_reports: queue(reportOf(phase.job, 'installed')),
       };
     case 'rolled_back': {
@@ -186,6 +220,19 @@ export function transition(state: DaemonState, event: UpdateEvent): DaemonState 
         last_failure: { at: event.at, bundle_prn: phase.job.bundle_prn, reason },
         held_back: heldBackAfter(state.held_back, phase.job, 'rolled_back', event.at),
         pending_reports: queue(reportOf(phase.job, 'rolled_back', { reason })),
+      };
+    }
+    case 'soak_ended':
+      return { ...state, soak: null };
+    case 'soak_failed': {
+      const soak = state.soak;
+      if (!soak) return refuse();
+      const reason = reportReason(event.reason);
+      return {
+        ...state,
+        soak: null,
+        last_failure: { at: event.at, bundle_prn: soak.bundle_prn, reason },
+        pending_reports: queue({ status: 'failed', release_prn: soak.release_prn, bundle_prn: soak.bundle_prn, reason }),
       };
     }
     case 'failed': {

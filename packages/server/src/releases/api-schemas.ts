@@ -7,6 +7,7 @@ import { Type, type Static } from 'typebox';
 import { invalidField } from '../http/errors';
 import { Description, Name, Nullable, Prn, ResourceFields, Timestamp } from '../http/schemas';
 import type { ReleaseFields } from './service';
+import { MAX_SOAK_SECONDS } from '../rollouts/soak-rule';
 
 export const PhaseMode = Type.Union([Type.Literal('numeric'), Type.Literal('tags')], { description: 'numeric (default): phase_value decides; tags: devices with one of phase_tags.' });
 /** Nullable() only handles single-typed schemas; this is an enum, so null is one more member. */
@@ -25,6 +26,13 @@ export const HaltFailureRatio = Type.Number({
 });
 // No schema default: the create's default (5) is the service's, so a PATCH without it changes nothing.
 export const HaltMinReports = Type.Integer({ minimum: 1, description: 'Finished reports (installed, failed, rolled_back) needed before the gate may halt; 5 when not given at create.' });
+export const SoakSeconds = Type.Integer({
+  minimum: 1,
+  maximum: MAX_SOAK_SECONDS,
+  description:
+    'Success after a soak: a device counts as succeeded only once it has reported healthy this many seconds after `installed`; a failure or rollback before then counts against the release. Null: `installed` is success.',
+  examples: [3600],
+});
 export const PenaltyBox = Type.Object(
   {
     failures: Type.Integer({ minimum: 1, maximum: 100, description: 'Failures (failed or rolled_back reports) of this release by one device that box it; 3 by default.' }),
@@ -77,6 +85,7 @@ export const Release = Type.Object({
   cancelled_at: Nullable(Timestamp('When an operator cancelled the release (POST /releases/{prn}/cancel): final, never offered again.')),
   penalty_box: Nullable(PenaltyBox),
   maintenance_windows: Nullable(MaintenanceWindows("Weekly windows new offers of this release are made in; null: the cohort's windows (none: always).")),
+  soak_seconds: Nullable(SoakSeconds),
   next_release_prn: Nullable(Prn('The next (newer) release; null for the latest.')),
   previous_release_prn: Nullable(Prn('The previous (older) release; null for the first.')),
 });
@@ -103,6 +112,7 @@ const writable = {
   previous_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right after this release.'))),
   penalty_box: Type.Optional(Nullable(PenaltyBox)),
   maintenance_windows: Type.Optional(Nullable(MaintenanceWindows("Weekly windows new offers of this release are made in; null: the cohort's windows (none: always)."))),
+  soak_seconds: Type.Optional(Nullable(SoakSeconds)),
   paused_at: Type.Optional(Nullable(Type.String({ description: 'Ignored: set by POST /releases/{prn}/pause and /resume.' }))),
   cancelled_at: Type.Optional(Nullable(Type.String({ description: 'Ignored: set by POST /releases/{prn}/cancel.' }))),
 };

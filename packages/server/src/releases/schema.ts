@@ -46,6 +46,8 @@ export const releases = pgTable(
     pausedAt: timestamptz('paused_at'),
     /** Cancelled by an operator: final; devices that have not started it stay where they are. */
     cancelledAt: timestamptz('cancelled_at'),
+    /** Success after a soak (rollouts/soak-rule.ts): null = none, `installed` is success. */
+    soakSeconds: integer('soak_seconds'),
     /** The penalty box's line (rollouts/penalty-rule.ts); null = the defaults. */
     /** Weekly windows new offers are made in (rollouts/window-rule.ts); null = the cohort's. */
     maintenanceWindows: jsonb('maintenance_windows').$type<MaintenanceWindow[]>(),

@@ -4,21 +4,21 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../db/connection';
-import { UPDATE_REPORT_STATUSES, type UpdateReportStatus } from '../update-reports/schema';
+import { STORED_REPORT_STATUSES, type StoredReportStatus } from '../update-reports/schema';
 
 /** Both drivers answer a raw statement with `{ rows }`; drizzle's type does not say so. */
 export async function rowsOf<T>(query: Promise<unknown>): Promise<T[]> {
   return ((await query) as { rows: T[] }).rows;
 }
 
-export type ReportCounts = Record<UpdateReportStatus, number>;
+export type ReportCounts = Record<StoredReportStatus, number>;
 
 export async function reportCounts(db: Executor, releaseId: string): Promise<ReportCounts> {
   const rows = await rowsOf<{ status: string; n: number | string }>(
     db.execute(sql`select status, sum(device_count) as n from release_report_counts where release_id = ${releaseId} group by status`),
   );
-  const counts = Object.fromEntries(UPDATE_REPORT_STATUSES.map((status) => [status, 0])) as ReportCounts;
-  for (const row of rows) if (row.status in counts) counts[row.status as UpdateReportStatus] = Number(row.n);
+  const counts = Object.fromEntries(STORED_REPORT_STATUSES.map((status) => [status, 0])) as ReportCounts;
+  for (const row of rows) if (row.status in counts) counts[row.status as StoredReportStatus] = Number(row.n);
   return counts;
 }
 
@@ -46,6 +46,7 @@ export interface RolloutSnapshot {
   cancelledAt: string | null;
   haltFailureRatio: number | null;
   haltMinReports: number;
+  soakSeconds: number | null;
   reported: ReportCounts;
   onRelease: number;
   cohortDevices: number;
@@ -64,6 +65,7 @@ interface SnapshotRow {
   cancelled_at: string | null;
   halt_failure_ratio: number | null;
   halt_min_reports: number;
+  soak_seconds: number | null;
   reported: Record<string, number | string> | string | null;
   on_release: number | string;
   cohort_devices: number | string;
@@ -78,7 +80,7 @@ interface SnapshotRow {
 export async function rolloutSnapshot(db: Executor, organizationId: string, releaseId: string, releasePrn: string): Promise<RolloutSnapshot | null> {
   const [row] = await rowsOf<SnapshotRow>(
     db.execute(sql`
-      select r.cohort_id, r.phase_value, r.phase_mode, r.phase_claim_count, r.disabled, r.halted_at::text as halted_at, r.paused_at::text as paused_at, r.cancelled_at::text as cancelled_at, r.halt_failure_ratio, r.halt_min_reports,
+      select r.cohort_id, r.phase_value, r.phase_mode, r.phase_claim_count, r.disabled, r.halted_at::text as halted_at, r.paused_at::text as paused_at, r.cancelled_at::text as cancelled_at, r.halt_failure_ratio, r.halt_min_reports, r.soak_seconds,
         (select json_object_agg(s.status, s.n) from (select status, sum(device_count) as n from release_report_counts where release_id = r.id group by status) s) as reported,
         (select coalesce(sum(device_count), 0) from release_device_counts where release_prn = ${releasePrn}) as on_release,
         (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = r.cohort_id) as cohort_devices,
@@ -87,7 +89,7 @@ export async function rolloutSnapshot(db: Executor, organizationId: string, rele
   );
   if (!row) return null;
   const stored = typeof row.reported === 'string' ? (JSON.parse(row.reported) as Record<string, number>) : (row.reported ?? {});
-  const reported = Object.fromEntries(UPDATE_REPORT_STATUSES.map((status) => [status, Number(stored[status] ?? 0)])) as ReportCounts;
+  const reported = Object.fromEntries(STORED_REPORT_STATUSES.map((status) => [status, Number(stored[status] ?? 0)])) as ReportCounts;
   return {
     cohortId: row.cohort_id,
     phaseValue: row.phase_value === null ? null : Number(row.phase_value),
@@ -99,6 +101,7 @@ export async function rolloutSnapshot(db: Executor, organizationId: string, rele
     cancelledAt: row.cancelled_at,
     haltFailureRatio: row.halt_failure_ratio === null ? null : Number(row.halt_failure_ratio),
     haltMinReports: Number(row.halt_min_reports),
+    soakSeconds: row.soak_seconds === null ? null : Number(row.soak_seconds),
     reported,
     onRelease: Number(row.on_release),
     cohortDevices: Number(row.cohort_devices),

@@ -10,7 +10,8 @@
  * foreign key took, so two reporters never deadlock), then reads the counters. Reports of one
  * gated release therefore finish one after the other, and each sees the counts every earlier one
  * committed: the one that crosses the line halts, and the ones after it find `halted_at` set.
- * A release without a gate, or already disabled or halted, takes no lock at all.
+ * A release without a gate, or already disabled or halted, takes no lock at all. On a release
+ * with a soak, the healthy report that confirms a device comes here too: it adds a success.
  *
  * Every report that could cross the line comes here: the grouped report statement refuses a
  * finished install on a gated release (update-reports/report-writes.ts `may_halt`), which is then
@@ -23,6 +24,7 @@ import type { Executor } from '../db/connection';
 import { recordEvent } from '../events/service';
 import { reportCounts, rowsOf } from './counts';
 import { failureRatio, shouldHalt, type FinishedCounts } from './halt-rule';
+import { outcomeCounts } from './soak-rule';
 
 interface GatedRelease {
   id: string;
@@ -30,6 +32,7 @@ interface GatedRelease {
   cohort_id: string;
   halt_failure_ratio: number;
   halt_min_reports: number;
+  soak_seconds: number | null;
 }
 
 export interface HaltOutcome {
@@ -41,13 +44,15 @@ export interface HaltOutcome {
 export async function applyHealthGate(tx: Executor, releaseId: string, actorPrn: string | null): Promise<HaltOutcome | null> {
   const [release] = await rowsOf<GatedRelease>(
     tx.execute(sql`
-      select id, organization_id, cohort_id, halt_failure_ratio, halt_min_reports from releases
+      select id, organization_id, cohort_id, halt_failure_ratio, halt_min_reports, soak_seconds from releases
       where id = ${releaseId} and halt_failure_ratio is not null and halted_at is null and not disabled
       for no key update`),
   );
   if (!release) return null;
   const all = await reportCounts(tx, releaseId);
-  const counts: FinishedCounts = { installed: all.installed, failed: all.failed, rolledBack: all.rolled_back };
+  // With a soak, only confirmed devices count as succeeded; those still soaking are not finished (soak-rule.ts).
+  const outcome = outcomeCounts(all, release.soak_seconds === null ? null : Number(release.soak_seconds));
+  const counts: FinishedCounts = { installed: outcome.succeeded, failed: outcome.failed, rolledBack: outcome.rolledBack };
   const settings = { haltFailureRatio: Number(release.halt_failure_ratio), haltMinReports: Number(release.halt_min_reports) };
   if (!shouldHalt(settings, counts)) return null;
 
@@ -67,6 +72,7 @@ export async function applyHealthGate(tx: Executor, releaseId: string, actorPrn:
       halt_failure_ratio: settings.haltFailureRatio,
       halt_min_reports: settings.haltMinReports,
       installed: counts.installed,
+      soaking: outcome.soaking,
       failed: counts.failed,
       rolled_back: counts.rolledBack,
       failure_ratio: failureRatio(counts),

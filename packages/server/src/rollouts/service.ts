@@ -18,6 +18,7 @@ import { restingCount } from './penalty-box';
 import { evaluateFleet, type FleetEvaluation } from './fleet';
 import { insideWindows, nextWindowStart } from '../updates/core/window-rule';
 import { cohortWindowsOf } from './windows';
+import { outcomeCounts } from './soak-rule';
 
 export { CreateBody as DryRunBody, Release } from '../releases/api-schemas';
 export { fields as releaseFields } from '../releases/api-schemas';
@@ -96,6 +97,7 @@ export async function rolloutProgress(db: Database, actor: Actor, prn: string) {
   const snapshot = id === null || releasePrn === null ? null : await rolloutSnapshot(db, actor.organizationId, id, releasePrn);
   if (id === null || releasePrn === null || snapshot === null) throw notFound('release', prn);
   const eligibility = await eligibilityOf(db, actor.organizationId, id, snapshot);
+  const outcome = outcomeCounts(snapshot.reported, snapshot.soakSeconds);
   return {
     release_prn: releasePrn,
     phase_value: snapshot.phaseValue,
@@ -109,7 +111,9 @@ export async function rolloutProgress(db: Database, actor: Actor, prn: string) {
     cancelled_at: toRfc3339(snapshot.cancelledAt),
     resting: await restingCount(db, id),
     updating: snapshot.reported.downloading + snapshot.reported.installing + snapshot.reported.rebooting,
-    succeeded: snapshot.reported.installed,
+    succeeded: outcome.succeeded,
+    soaking: outcome.soaking,
+    soak_seconds: snapshot.soakSeconds,
     deferred: snapshot.reported.deferred,
     halt_reason: snapshot.haltedAt === null ? null : 'failure_ratio',
     disabled: snapshot.disabled,

@@ -18,6 +18,10 @@ const UpdateReport = Type.Object(
     progress: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
     reason: Nullable(Type.String()),
     inserted_at: Type.String({ format: 'date-time' }),
+    soak: Type.Union([Type.Literal('soaking'), Type.Literal('passed'), Type.Literal('failed'), Type.Null()], {
+      description:
+        "What the report did to the device's soak of a release with `soak_seconds`: `soaking` (healthy, the soak goes on), `passed` (the device is confirmed), `failed` (a failure or rollback within the soak); null: nothing.",
+    }),
   },
   { description: 'One report.' },
 );
@@ -33,6 +37,7 @@ export const updateReportDeviceRoutes: ContextRoutes = (app, platform) => {
       description:
         'What the daemon is doing with the bundle it was offered: `downloading` (with `progress`, at most one such report per 5 seconds per install), ' +
         '`installing`, `rebooting`, `installed`, `failed` or `rolled_back`, or `deferred` (offered, but the device\'s readiness command said not now; it asks again at its next poll). `failed`, `rolled_back` and `deferred` need a `reason`. ' +
+        '`healthy`: on a release with `soak_seconds`, after `installed`, the device\'s health check passed again; the first one a soak after `installed` confirms the device (answered `soak: passed`), and the daemon stops reporting then. ' +
         'Records a `device.update_reported` event and keeps the latest report of the device for the release. ' +
         'A release or bundle that is not the organization\'s is a 422 naming the field.',
       body: Type.Object({

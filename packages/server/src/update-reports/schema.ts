@@ -1,13 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { doublePrecision, index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bundles } from '../bundles/schema';
-import { id, insertedAt, organizationId, updatedAt } from '../db/columns';
+import { id, insertedAt, organizationId, timestamptz, updatedAt } from '../db/columns';
 import { devices } from '../devices/schema';
 import { releases } from '../releases/schema';
 
-/** `deferred`: offered, but the device's readiness command said not now (it asks again later). */
-export const UPDATE_REPORT_STATUSES = ['downloading', 'installing', 'rebooting', 'installed', 'failed', 'rolled_back', 'deferred'] as const;
+/**
+ * What a device may report. `deferred`: offered, but the device's readiness command said not now
+ * (it asks again later). `healthy`: during a release's soak, its health check passed again
+ * (rollouts/soak-rule.ts); it never makes a row of its own.
+ */
+export const UPDATE_REPORT_STATUSES = ['downloading', 'installing', 'rebooting', 'installed', 'failed', 'rolled_back', 'deferred', 'healthy'] as const;
 export type UpdateReportStatus = (typeof UPDATE_REPORT_STATUSES)[number];
+
+/** What a device's latest report row holds: a report's status, but `healthy`, or `confirmed` (its soak passed). */
+export const STORED_REPORT_STATUSES = ['downloading', 'installing', 'rebooting', 'installed', 'confirmed', 'failed', 'rolled_back', 'deferred'] as const;
+export type StoredReportStatus = (typeof STORED_REPORT_STATUSES)[number];
 
 /**
  * The latest update report of each device for each release (or, for a bundle installed outside
@@ -28,9 +36,13 @@ export const deviceUpdateReports = pgTable(
     bundleId: uuid('bundle_id')
       .notNull()
       .references(() => bundles.id, { onDelete: 'cascade' }),
-    status: text('status').$type<UpdateReportStatus>().notNull(),
+    status: text('status').$type<StoredReportStatus>().notNull(),
     progress: doublePrecision('progress'),
     reason: text('reason'),
+    /** When the row became `installed`: the start of the release's soak (rollouts/soak-rule.ts). */
+    soakStartedAt: timestamptz('soak_started_at'),
+    /** The device's latest `healthy` report during the soak. */
+    healthyAt: timestamptz('healthy_at'),
     /** The event of the latest report: its prn is the report's prn. */
     eventId: uuid('event_id').notNull(),
     insertedAt: insertedAt(),

@@ -13,6 +13,8 @@
  * - The release and bundle must be the organization's own (else 422 naming the field); the bundle
  *   need not be the release's, because a device reports what it was offered, and a release's
  *   bundle is the server's business to cross-check when it counts, not the device's to prove.
+ * - `healthy` (during a release's soak) never makes a row: it confirms an installed one once the
+ *   soak is over, and is recorded as its event otherwise (rollouts/soak-rule.ts).
  * - `reason` is required for failed and rolled_back, and kept (trimmed to nothing is refused) for
  *   the others when sent; `progress` is stored as sent (0..1) and null when absent.
  */
@@ -27,6 +29,7 @@ import { applyHealthGate } from '../rollouts/halt';
 import { countFailure } from '../rollouts/penalty-box';
 import { writeReport, type ReportOutcome, type ReportWrite } from './report-writes';
 import type { UpdateReportStatus } from './schema';
+import type { SoakOutcome } from '../rollouts/soak-rule';
 
 export interface UpdateReportInput {
   status: UpdateReportStatus;
@@ -45,6 +48,8 @@ export interface UpdateReportWire {
   progress: number | null;
   reason: string | null;
   inserted_at: string;
+  /** What the report did to the device's soak of the release (rollouts/soak-rule.ts); null: nothing. */
+  soak: SoakOutcome;
 }
 
 const FINISHED: ReadonlySet<UpdateReportStatus> = new Set(['installed', 'failed', 'rolled_back']);
@@ -67,8 +72,17 @@ function reportWrite(row: DeviceRow, input: UpdateReportInput, releaseId: string
     progress,
     reason,
     data: { device: deviceToWire(row), release: input.release_prn, bundle: input.bundle_prn, status: input.status, progress, reason },
+    soakData: soakEventData(row, input, reason),
     guard,
   };
+}
+
+/** The data of the soak event `input` would record if it ends a soak (report-writes.ts decides whether it does). */
+function soakEventData(row: DeviceRow, input: UpdateReportInput, reason: string | null): Record<string, unknown> | null {
+  if (input.release_prn === null) return null;
+  const base = { device: deviceToWire(row), release: input.release_prn, bundle: input.bundle_prn };
+  if (input.status === 'healthy') return base;
+  return NEEDS_REASON.has(input.status) ? { ...base, status: input.status, reason } : null;
 }
 
 function refusal(outcome: Exclude<ReportOutcome['kind'], 'written' | 'not_admitted' | 'may_halt'>): ApiError {
@@ -105,7 +119,9 @@ export async function recordUpdateReport(db: Executor, device: AuthenticatedDevi
       // applies the gate under the release row's lock (rollouts/halt.ts).
       outcome = await db.transaction(async (tx) => {
         const written = await writeReport(tx, write);
-        if (written.kind === 'written' && releaseId !== null && FINISHED.has(input.status)) await applyHealthGate(tx, releaseId, write.devicePrn);
+        // A healthy report that ends a soak adds a success, which may bring the finished count to halt_min_reports.
+        const finishes = FINISHED.has(input.status) || (written.kind === 'written' && written.soak === 'passed');
+        if (written.kind === 'written' && releaseId !== null && finishes) await applyHealthGate(tx, releaseId, write.devicePrn);
         if (written.kind === 'written' && failure) await countFailure(tx, releaseId!, row.id, new Date());
         return written;
       });
@@ -125,6 +141,7 @@ export async function recordUpdateReport(db: Executor, device: AuthenticatedDevi
       progress: write.progress,
       reason: write.reason,
       inserted_at: toRfc3339(outcome.insertedAt),
+      soak: outcome.soak,
     };
   }
 }

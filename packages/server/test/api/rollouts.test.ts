@@ -101,7 +101,7 @@ describe('rollout progress and the halt', () => {
     expect((await report(devices[1], 'installed')).status).toBe(201);
     expect((await report(devices[2], 'failed')).status).toBe(201);
     let rollout = (await t.api('GET', `/releases/${r2.prn}/rollout`)).body.rollout;
-    expect(rollout.reported).toEqual({ downloading: 1, installing: 0, rebooting: 0, installed: 1, failed: 1, rolled_back: 0, deferred: 0 });
+    expect(rollout.reported).toEqual({ downloading: 1, installing: 0, rebooting: 0, installed: 1, confirmed: 0, failed: 1, rolled_back: 0, deferred: 0 });
     expect(rollout.halted_at).toBeNull(); // 2 finished < halt_min_reports 3
     // A deferral after a failure is recorded, but the failure stays the device's latest outcome.
     expect((await report(devices[2], 'deferred')).status).toBe(201);
@@ -126,7 +126,7 @@ describe('rollout progress and the halt', () => {
     expect(halted.body.events).toHaveLength(1);
     expect(halted.body.events[0]).toMatchObject({ resource_prn: r2.prn });
     expect(halted.body.events[0].data.data).toMatchObject({ release: r2.prn, installed: 1, failed: 1, rolled_back: 1, halt_failure_ratio: 0.5, halt_min_reports: 3 });
-    expect(rollout.reported).toEqual({ downloading: 1, installing: 0, rebooting: 0, installed: 1, failed: 1, rolled_back: 1, deferred: 0 });
+    expect(rollout.reported).toEqual({ downloading: 1, installing: 0, rebooting: 0, installed: 1, confirmed: 0, failed: 1, rolled_back: 1, deferred: 0 });
   });
 
   it('a device moving a release after a report counts once, under its latest status; deleting it drops its count', async () => {

@@ -211,6 +211,7 @@ function reportWriteOf(devicePrn: string, overrides: Partial<ReportWrite>): Repo
     progress: null,
     reason: null,
     data: updateReportedData(devicePrn, { status: 'installing' }),
+    soakData: null,
     guard: null,
     ...overrides,
   };

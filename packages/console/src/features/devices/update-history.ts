@@ -1,7 +1,8 @@
 /**
  * A device's update attempts from its `device.update_reported` events: each attempt is one
  * release (or bundle outside any release) from its first report to the one that finished it
- * (installed, failed, rolled_back); a report after a finished one starts a new attempt.
+ * (installed, failed, rolled_back); a report after a finished one starts a new attempt, but
+ * a soak's `healthy` reports, which join the install they follow.
  */
 export interface UpdateReportEvent {
   inserted_at: string;
@@ -43,6 +44,12 @@ export function updateAttempts(events: readonly UpdateReportEvent[]): UpdateAtte
     const bundlePrn = text(d.bundle) ?? '';
     const key = releasePrn ?? `bundle ${bundlePrn}`;
     let attempt = open.get(key);
+    // A soak's `healthy` reports belong to the install they follow, which stays as it finished.
+    if (status === 'healthy' && attempt) {
+      attempt.steps.push({ status, at: event.inserted_at, progress: null, reason: null });
+      attempt.lastAt = event.inserted_at;
+      continue;
+    }
     if (!attempt || attempt.finished) {
       attempt = { releasePrn, bundlePrn, steps: [], status, finished: false, reason: null, startedAt: event.inserted_at, lastAt: event.inserted_at };
       open.set(key, attempt);

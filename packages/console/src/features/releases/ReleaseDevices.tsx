@@ -19,10 +19,10 @@ const FILTERS: { value: DeviceFilter; label: string }[] = [
   { value: 'all', label: 'All reports' },
 ];
 
-const STATUS_COLORS: Record<string, string> = { failed: 'red', rolled_back: 'red', installed: 'teal', succeeded: 'teal' };
+const STATUS_COLORS: Record<string, string> = { failed: 'red', rolled_back: 'red', installed: 'teal', confirmed: 'teal', succeeded: 'teal' };
 
-export function ReleaseDevices({ releasePrn, knownStatuses, filter, onFilter }: { releasePrn: string; knownStatuses: readonly string[]; filter: DeviceFilter; onFilter(next: DeviceFilter): void }) {
-  const reports = useReleaseReports(releasePrn, statusFilterOf(filter, knownStatuses));
+export function ReleaseDevices({ releasePrn, knownStatuses, filter, onFilter, soak = false }: { releasePrn: string; knownStatuses: readonly string[]; filter: DeviceFilter; onFilter(next: DeviceFilter): void; soak?: boolean }) {
+  const reports = useReleaseReports(releasePrn, statusFilterOf(filter, knownStatuses, soak));
   const rows = reports.data?.pages.flatMap((p) => p.items) ?? [];
   return (
     <Paper withBorder p="md" id="release-devices">
@@ -58,8 +58,9 @@ export function ReleaseDevices({ releasePrn, knownStatuses, filter, onFilter }: 
                       </AnchorLink>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={STATUS_COLORS[r.status] ?? 'blue'}>
-                        {statusLabel(r.status)}
+                      {/* Installed on a release with a soak: not success until confirmed. */}
+                      <Badge color={r.soak_ends_at ? 'blue' : (STATUS_COLORS[r.status] ?? 'blue')} title={r.soak_ends_at ? `Soaking until ${r.soak_ends_at}` : undefined}>
+                        {r.soak_ends_at ? 'soaking' : statusLabel(r.status)}
                       </Badge>
                     </Table.Td>
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>{r.reason ?? ''}</Table.Td>

@@ -70,7 +70,7 @@ export function ReleasePage({ prn }: { prn: string }) {
       ) : (
         !rollout.error && <LoadingRows rows={3} label="Loading progress" />
       )}
-      <ReleaseDevices releasePrn={prn} knownStatuses={Object.keys(rollout.data?.reported ?? {})} filter={shown} onFilter={setFilter} />
+      <ReleaseDevices releasePrn={prn} knownStatuses={Object.keys(rollout.data?.reported ?? {})} filter={shown} onFilter={setFilter} soak={Boolean(rollout.data?.soak_seconds)} />
       <HealthGatePanel release={r} />
     </Stack>
   );
@@ -80,7 +80,7 @@ function HealthGatePanel({ release }: { release: Release }) {
   const { client, canWrite } = useSession();
   const queries = useQueryClient();
   const [gate, setGate] = useState<HealthGate>(gateOf(release));
-  useEffect(() => setGate(gateOf(release)), [release.halt_failure_ratio, release.halt_min_reports]);
+  useEffect(() => setGate(gateOf(release)), [release.halt_failure_ratio, release.halt_min_reports, release.soak_seconds]);
   const save = useMutation({
     mutationFn: () => patchRelease(client, release.prn, gateBody(gate)),
     onSuccess: () => {

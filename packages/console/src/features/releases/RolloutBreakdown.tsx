@@ -2,7 +2,7 @@
 import { Box, Group, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { countOf } from '../../ui/count';
 import type { Rollout } from './queries';
-import { statusLabel, summarizeRollout, type BucketKey } from './rollout-summary';
+import { summarizeRollout, type BucketKey } from './rollout-summary';
 
 export const BUCKET_COLORS: Record<BucketKey, string> = { on_it: 'teal', in_progress: 'blue', failed: 'red', waiting: 'yellow', not_offered: 'gray' };
 
@@ -51,7 +51,7 @@ export function RolloutBreakdown({ rollout, onShow }: { rollout: Rollout; onShow
                   </Table.Td>
                   <Table.Td ta="right">{b.count}</Table.Td>
                   <Table.Td ta="right">{b.percent} %</Table.Td>
-                  <Table.Td>{b.statuses.map((s) => `${statusLabel(s.status)} ${s.count}`).join(', ')}</Table.Td>
+                  <Table.Td>{b.statuses.map((s) => `${s.label} ${s.count}`).join(', ')}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

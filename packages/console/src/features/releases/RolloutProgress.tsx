@@ -24,7 +24,7 @@ export function RolloutProgress({ releases }: { releases: Release[] }) {
               <Table.Th>Release</Table.Th>
               <Table.Th>On it / eligible / cohort</Table.Th>
               <Table.Th>Installing</Table.Th>
-              <Table.Th>Installed</Table.Th>
+              <Table.Th>Succeeded</Table.Th>
               <Table.Th>Failed</Table.Th>
               <Table.Th>State</Table.Th>
               <Table.Th>Controls</Table.Th>
@@ -42,7 +42,8 @@ export function RolloutProgress({ releases }: { releases: Release[] }) {
                   </Table.Td>
                   <Table.Td data-testid="rollout-counts">{r ? `${r.on_release} / ${r.eligible} / ${r.cohort_devices}` : '…'}</Table.Td>
                   <Table.Td>{r ? r.reported.downloading + r.reported.installing + r.reported.rebooting : '…'}</Table.Td>
-                  <Table.Td>{r ? r.reported.installed : '…'}</Table.Td>
+                  {/* With a soak: confirmed devices, and those installed and still soaking beside them. */}
+                  <Table.Td data-testid="rollout-succeeded">{r ? `${r.succeeded}${r.soak_seconds ? ` (${r.soaking} soaking)` : ''}` : '…'}</Table.Td>
                   <Table.Td>{r ? r.reported.failed + r.reported.rolled_back : '…'}</Table.Td>
                   <Table.Td>{(() => {
                     const state = releaseState({ ...release, halted_at: r?.halted_at ?? release.halted_at }, r);
