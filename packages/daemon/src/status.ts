@@ -1,6 +1,6 @@
 /** `canopy-daemon status`: what the device runs and what the daemon is doing, from the state file. */
 import type { HeldBack } from './update/hold-back.ts';
-import type { DaemonState } from './update/state.ts';
+import type { DaemonState, Transfers } from './update/state.ts';
 
 export interface StatusView {
   release_prn: string | null;
@@ -14,6 +14,8 @@ export interface StatusView {
   /** The offer declined for now after it failed or rolled back (update/hold-back.ts), or null. */
   held_back: HeldBack | null;
   pending_reports: number;
+  /** Downloads so far: bytes fetched against the full binaries', and deltas used (update/state.ts). */
+  transfers: (Transfers & { saved_bytes: number }) | null;
 }
 
 export function statusView(state: DaemonState | null): StatusView {
@@ -28,6 +30,7 @@ export function statusView(state: DaemonState | null): StatusView {
     last_failure: state?.last_failure ?? null,
     held_back: state?.held_back ?? null,
     pending_reports: state?.pending_reports.length ?? 0,
+    transfers: state?.transfers ? { ...state.transfers, saved_bytes: Math.max(0, state.transfers.full_bytes - state.transfers.wire_bytes) } : null,
   };
 }
 
@@ -44,6 +47,11 @@ export function formatStatus(view: StatusView): string {
     const held = view.held_back;
     const what = held.outcome === 'rolled_back' ? 'rolled back; not retried until another release is offered' : `failed ${held.failures} time(s) in a row; retried with backoff`;
     lines.push(`held back:      ${held.release_prn ?? held.bundle_prn} (${what})`);
+  }
+  if (view.transfers) {
+    const t = view.transfers;
+    lines.push(`downloaded:     ${t.wire_bytes} bytes for ${t.full_bytes} bytes of binaries (saved ${t.saved_bytes}; ${t.deltas_used} by delta, ${t.delta_fallbacks} fell back)`);
+    if (t.last_fallback) lines.push(`last fallback:  ${t.last_fallback.at} ${t.last_fallback.reason}`);
   }
   if (view.pending_reports) lines.push(`reports queued: ${view.pending_reports}`);
   return `${lines.join('\n')}\n`;
