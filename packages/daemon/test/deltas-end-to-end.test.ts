@@ -101,7 +101,7 @@ it('installs release 1 whole and release 2 from its delta, verified, byte for by
   try {
     await daemon.waitFor((l) => l.msg === 'update state' && l.event === 'all_installed', 'release 2 installed');
     const rebuilt = daemon.lines.find((l) => l.msg === 'rebuilt from delta')!;
-    expect(rebuilt).toMatchObject({ binary_prn: binaries.two.binaryPrn, delta_bytes: delta.size, size: v2.length, base: 'installed_file' });
+    expect(rebuilt).toMatchObject({ binary_prn: binaries.two.binaryPrn, delta_bytes: delta.size, size: v2.length, base: 'installed' });
     // The rebuilt binary went through the same verification as a download: hash and signature.
     expect(daemon.lines.find((l) => l.msg === 'verified')).toMatchObject({ binary_prn: binaries.two.binaryPrn, trusted_keys: 1 });
     expect(daemon.lines.some((l) => l.msg === 'download resuming' || l.msg === 'delta not used; downloading the full binary')).toBe(false);

@@ -1,33 +1,30 @@
 /**
- * Where a delta's base comes from on this device, per installer: the installed file (`file`),
- * either A/B slot (`avocado-ab`: the running slot holds the base, the inactive one the release
- * before), or a copy of the last installed binary kept under `state_dir/delta-bases`
- * (`deltas.keep_base`), the only source for installers whose result is not the binary (rauc,
- * swupdate, deb, tar, script). A candidate is the base only if its first bytes hash to the base
- * hash the manifest names: nothing is trusted by where it came from.
+ * Where a delta's base comes from on this device: a copy of the last installed binary kept under
+ * `state_dir/delta-bases` (`deltas.keep_base`, the only source for installers whose result is
+ * not the binary: rauc, swupdate, deb, tar, script), then what the installer reads back
+ * (`Installer.deltaBases`: the installed file for `file`, both slots for `avocado-ab`). A
+ * candidate is the base only if its first bytes hash to the base hash the manifest names:
+ * nothing is trusted by where it came from.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { DaemonConfig } from '../config/types.ts';
+import type { Installer } from '../installers/installer.ts';
 import type { CanopyMetadata } from '../installers/metadata.ts';
 import { sha256File } from './apply-delta.ts';
 
 export interface BaseCandidate {
   path: string;
   /** For the daemon's log and status: where the base was found. */
-  source: 'kept_copy' | 'installed_file' | 'slot_a' | 'slot_b';
+  source: 'kept_copy' | 'installed';
 }
 
 export const keptBasesDir = (config: DaemonConfig) => path.join(config.state_dir, 'delta-bases');
 export const keptBasePath = (config: DaemonConfig, hash: string) => path.join(keptBasesDir(config), `${hash.toLowerCase()}.bin`);
 
-export function baseCandidates(config: DaemonConfig, metadata: CanopyMetadata, baseHash: string): BaseCandidate[] {
-  const found: BaseCandidate[] = [{ path: keptBasePath(config, baseHash), source: 'kept_copy' }];
-  if (metadata.installer === 'file' && metadata.file) found.push({ path: metadata.file.path, source: 'installed_file' });
-  if (metadata.installer === 'avocado-ab' && config.avocado_ab) {
-    found.push({ path: config.avocado_ab.slots.a, source: 'slot_a' }, { path: config.avocado_ab.slots.b, source: 'slot_b' });
-  }
-  return found;
+export function baseCandidates(config: DaemonConfig, metadata: CanopyMetadata, baseHash: string, installer?: Installer): BaseCandidate[] {
+  const installed = installer?.deltaBases?.(metadata, config) ?? [];
+  return [{ path: keptBasePath(config, baseHash), source: 'kept_copy' as const }, ...installed.map((p) => ({ path: p, source: 'installed' as const }))];
 }
 
 /**

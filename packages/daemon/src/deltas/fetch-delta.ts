@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { ManifestEntry } from '@canopy/sdk/device';
 import type { DaemonConfig } from '../config/types.ts';
 import { downloadEntry, DownloadError, finishedPath } from '../download/download-entry.ts';
+import type { Installer } from '../installers/installer.ts';
 import type { CanopyMetadata } from '../installers/metadata.ts';
 import { sha256File } from '../verify/hash-file.ts';
 import { DeltaFailed, openDelta, rebuild, zstdAvailable } from './apply-delta.ts';
@@ -28,6 +29,8 @@ export type DeltaOutcome =
 export interface DeltaFetchOptions {
   config: DaemonConfig;
   metadata: CanopyMetadata;
+  /** The installer the entry names: where it reads earlier installs back (Installer.deltaBases). */
+  installer?: Installer;
   signal: AbortSignal;
   caPem?: Buffer;
   /** Downloads the delta (with the loop's retries of a lost connection) given its pseudo-entry and dir. */
@@ -48,7 +51,7 @@ export async function fetchByDelta(entry: ManifestEntry, options: DeltaFetchOpti
   const fail = (reason: FallbackReason, detail: string, wireBytes = 0): DeltaOutcome => ({ used: false, reason, detail, wireBytes });
   if (!(await zstdAvailable(settings.zstd))) return fail('zstd_missing', `${settings.zstd} does not run`);
 
-  const candidates = baseCandidates(config, options.metadata, delta.base_hash);
+  const candidates = baseCandidates(config, options.metadata, delta.base_hash, options.installer);
   let { base, deferred } = await findBase(candidates, delta.base_hash);
   if (!base && !deferred) return fail('missing_base', `no copy of binary ${delta.base_hash} on the device`);
 

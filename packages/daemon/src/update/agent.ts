@@ -199,6 +199,7 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
         : await fetchByDelta(entry, {
             config,
             metadata,
+            installer: deps.installers.get(metadata.installer),
             signal,
             download: (pseudo, dir) => transfer(pseudo, dir, signal, (bytes) => onProgress(Math.round((bytes / pseudo.size) * entry.size))),
           });
