@@ -3,10 +3,13 @@
  * and released with the CLI; the server's job makes the delta from the first binary to the
  * second, and the command shows its base, state and size beside the full binary's.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
+import { fencedBlocks } from '../../../site/test/helpers/shellBlocks';
 import { fleetFixtures } from './support/fixtures';
 import { canopyOk } from './support/run-canopy';
 import { useCliEnv, useTestServer } from './support/server';
@@ -38,6 +41,14 @@ it('shows the delta made between two released binaries of one artifact, and its 
   }
   expect(deltas).toEqual([expect.objectContaining({ base_binary_prn: first.prn, target_binary_prn: second.prn, state: 'ready', target_size: two.length })]);
   expect(deltas[0]!.size).toBeLessThan(two.length / 10);
+  // The delta-updates docs page's example, run as written.
+  const page = fs.readFileSync(path.resolve(__dirname, '../../../site/docs/canopy-core/tools/canopy-daemon/delta-updates.md'), 'utf8');
+  const example = fencedBlocks('delta-updates.md', page).find((b) => b.lang === 'sh' && b.meta.includes('binary-deltas.test.ts'))!.code.trim();
+  const cli = path.resolve(__dirname, '../bin/canopy.mjs');
+  const script = `canopy() { "${process.execPath}" "${cli}" "$@"; }\n${example}`;
+  // Not execFileSync: the server answering the CLI runs in this process.
+  const shown = JSON.parse((await promisify(execFile)('bash', ['-c', script], { env: { ...process.env, ...env, BINARY_PRN: second.prn } })).stdout);
+  expect(shown.binary_deltas[0]).toMatchObject({ base_binary_prn: first.prn, state: 'ready' });
   // The first binary has no delta to it (nothing was released before it).
   expect((await ok(['binaries', 'deltas', first.prn])).binary_deltas).toEqual([]);
 });

@@ -13,7 +13,8 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { binaryDeltas } from '../../server/src/deltas/schema';
 import type { Api } from '../../server/test/support/server';
-import { createCohort, DAEMON_BUNDLE, DaemonProcess, enrollDevice, eventually, signHash, updateReports, useDaemonTestServer, writeConfig, type Signer } from './support/harness';
+import { fencedBlocks } from '../../../site/test/helpers/shellBlocks';
+import { createCohort, DAEMON_BUNDLE, DAEMON_ROOT, DaemonProcess, enrollDevice, eventually, signHash, updateReports, useDaemonTestServer, writeConfig, type Signer } from './support/harness';
 
 const run = promisify(execFile);
 const ctx = useDaemonTestServer('deltas');
@@ -65,6 +66,16 @@ async function readyDelta(binaryPrn: string) {
 async function status(configFile: string) {
   return JSON.parse((await run(process.execPath, [DAEMON_BUNDLE, 'status', '--config', configFile, '--json'])).stdout);
 }
+
+/** The docs page's `canopy-daemon status` example (tested-by this file) and its sample output. */
+const DOCS_PAGE = path.join(DAEMON_ROOT, '../../site/docs/canopy-core/tools/canopy-daemon/delta-updates.md');
+function docsStatusExample(): { command: string; output: string } {
+  const blocks = fencedBlocks('delta-updates.md', fs.readFileSync(DOCS_PAGE, 'utf8'));
+  const command = blocks.find((b) => b.lang === 'sh' && b.meta.includes('deltas-end-to-end.test.ts'))!.code.trim();
+  const output = blocks.find((b) => b.lang === 'text' && b.code.includes('downloaded:'))!.code;
+  return { command, output };
+}
+const DOWNLOADED = /^downloaded: +(\d+) bytes for (\d+) bytes of binaries \(saved (\d+); (\d+) by delta, (\d+) fell back\)$/m;
 
 const v1 = image(4 * MiB + 123);
 const v2 = Buffer.from(v1);
@@ -118,6 +129,12 @@ it('installs release 1 whole and release 2 from its delta, verified, byte for by
   // Bytes on the wire: release 1 whole, release 2 only its delta.
   const view = await status(configFile);
   expect(view.transfers).toMatchObject({ full_bytes: v1.length + v2.length, wire_bytes: v1.length + delta.size, deltas_used: 1, delta_fallbacks: 0, saved_bytes: v2.length - delta.size });
+
+  // The docs' example, run as written but for the daemon's path and this device's configuration.
+  const example = docsStatusExample();
+  const text = (await run('bash', ['-c', example.command.replace(/^canopy-daemon /, `"${process.execPath}" "${DAEMON_BUNDLE}" `).replace('/etc/canopy/canopy-daemon.json', configFile)])).stdout;
+  expect(DOWNLOADED.exec(text)?.slice(1).map(Number)).toEqual([v1.length + delta.size, v1.length + v2.length, v2.length - delta.size, 1, 0]);
+  expect(example.output).toMatch(DOWNLOADED);
 }, 180_000);
 
 it('falls back to the full binary when the stored delta is corrupt, and says why', async () => {
