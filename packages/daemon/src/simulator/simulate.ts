@@ -304,11 +304,6 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       const onServer = (await serverOnRelease(api, published.releasePrn, onReleaseBefore + final.installed, deadline)) - onReleaseBefore;
       options.write(`the server counts ${onServer} of the ${final.installed} on the release`);
       if (onServer < final.installed) convergeSeconds = null;
-      options.write(
-        convergeSeconds === null
-          ? `not converged within ${release.timeoutSeconds} s: ${final.installed} of ${options.devices} device${options.devices === 1 ? '' : 's'} run${options.devices === 1 ? 's' : ''} the release`
-          : `converged: ${final.installed} of ${options.devices} device${options.devices === 1 ? '' : 's'} run${options.devices === 1 ? 's' : ''} the release ${convergeSeconds.toFixed(1)} s after it was published`,
-      );
       const after = fleetTransfers(devices);
       const transfers: FleetTransfers = {
         fullBytes: after.fullBytes - transfersBefore.fullBytes,
@@ -317,6 +312,11 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
         deltaFallbacks: after.deltaFallbacks - transfersBefore.deltaFallbacks,
       };
       options.write(`bytes: ${transfers.wireBytes} fetched for ${transfers.fullBytes} of binaries (${transfers.deltasUsed} by delta, ${transfers.deltaFallbacks} fell back)`);
+      options.write(
+        convergeSeconds === null
+          ? `not converged within ${release.timeoutSeconds} s: ${final.installed} of ${options.devices} device${options.devices === 1 ? '' : 's'} run${options.devices === 1 ? 's' : ''} the release`
+          : `converged: ${final.installed} of ${options.devices} device${options.devices === 1 ? '' : 's'} run${options.devices === 1 ? 's' : ''} the release ${convergeSeconds.toFixed(1)} s after it was published`,
+      );
       return { releasePrn: published.releasePrn, published, phases: final, installed: final.installed, failedReports: failedReports - failedBefore, convergeSeconds, phaseSeconds, serverOnRelease: onServer, transfers };
     },
     async stop() {
