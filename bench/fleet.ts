@@ -4,7 +4,8 @@
  * process on PostgreSQL, a release at 100%: the time until every device runs it (reports
  * `installed` and checks with the new release), the server's CPU per update check, and the peak
  * RSS of the server and of the simulator. Then a second release to the same fleet, phased: 10%,
- * then 100% once those run it (the time of each step). The fleet is enrolled once, 32 devices at a
+ * then 100% once those run it (the time of each step). Then a third, the second's binary with 1%
+ * of its blocks changed, which devices take as a delta: the fleet's bytes, full against delta. The fleet is enrolled once, 32 devices at a
  * time (simulate.ts), before the first release: enrolling (a certificate made in-process per
  * device, and its JITP admission) is the slowest part at this size.
  *
@@ -77,6 +78,14 @@ await withDatabase(async (databaseUrl) => {
       const phased = await fleet.release({ phases: [0.1, 1], timeoutSeconds: 1200 });
       const [tenth, all] = phased.phaseSeconds.map((s) => (s === null ? 'never' : `${s.toFixed(1)} s`));
       console.log(`phased release to ${DEVICES}: 10% ran it after ${tenth}, everyone after ${all ?? 'never'} (from publishing); load average ${loadAverage()}`);
+
+      // Issue 43: the same binary with 1% of its blocks changed, offered as a delta to everyone.
+      const delta = await fleet.release({ timeoutSeconds: 1200, changeOfLast: 0.01 });
+      const t = delta.transfers;
+      console.log(
+        `delta release to ${DEVICES}: converged in ${delta.convergeSeconds?.toFixed(1) ?? 'never'} s; bytes on the wire ${t.wireBytes} for ${t.fullBytes} of full binaries ` +
+          `(${((100 * t.wireBytes) / Math.max(t.fullBytes, 1)).toFixed(1)}%, saved ${t.fullBytes - t.wireBytes}); ${t.deltasUsed} devices took the delta, ${t.deltaFallbacks} fell back`,
+      );
     } finally {
       await fleet.stop();
     }

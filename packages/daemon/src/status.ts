@@ -1,6 +1,6 @@
 /** `canopy-daemon status`: what the device runs and what the daemon is doing, from the state file. */
 import type { HeldBack } from './update/hold-back.ts';
-import type { DaemonState } from './update/state.ts';
+import type { DaemonState, Transfers } from './update/state.ts';
 
 export interface StatusView {
   release_prn: string | null;
@@ -16,6 +16,8 @@ export interface StatusView {
   /** The soak under way (update/soak.ts): reporting health until the server confirms the device; null otherwise. */
   soak: { release_prn: string; seconds: number; started_at: string } | null;
   pending_reports: number;
+  /** Downloads so far: bytes fetched against the full binaries', and deltas used (update/state.ts). */
+  transfers: (Transfers & { saved_bytes: number }) | null;
 }
 
 export function statusView(state: DaemonState | null): StatusView {
@@ -31,6 +33,7 @@ export function statusView(state: DaemonState | null): StatusView {
     held_back: state?.held_back ?? null,
     soak: state?.soak ? { release_prn: state.soak.release_prn, seconds: state.soak.seconds, started_at: state.soak.started_at } : null,
     pending_reports: state?.pending_reports.length ?? 0,
+    transfers: state?.transfers ? { ...state.transfers, saved_bytes: Math.max(0, state.transfers.full_bytes - state.transfers.wire_bytes) } : null,
   };
 }
 
@@ -49,6 +52,11 @@ export function formatStatus(view: StatusView): string {
     lines.push(`held back:      ${held.release_prn ?? held.bundle_prn} (${what})`);
   }
   if (view.soak) lines.push(`soak:           ${view.soak.release_prn} (${view.soak.seconds} s from ${view.soak.started_at}; reporting health until confirmed)`);
+  if (view.transfers) {
+    const t = view.transfers;
+    lines.push(`downloaded:     ${t.wire_bytes} bytes for ${t.full_bytes} bytes of binaries (saved ${t.saved_bytes}; ${t.deltas_used} by delta, ${t.delta_fallbacks} fell back)`);
+    if (t.last_fallback) lines.push(`last fallback:  ${t.last_fallback.at} ${t.last_fallback.reason}`);
+  }
   if (view.pending_reports) lines.push(`reports queued: ${view.pending_reports}`);
   return `${lines.join('\n')}\n`;
 }

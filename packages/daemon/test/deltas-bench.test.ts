@@ -13,6 +13,6 @@ it('runs bench/deltas.ts on tiny inputs', () => {
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'deltas.ts'], { cwd: bench, env: { ...process.env, BENCH_DELTA_SIZES_MB: '1' }, encoding: 'utf8' });
   expect(out).toMatch(/1 MiB, 1% of blocks: wire \d+ B = [\d.]+x zstd patch/);
   expect(out).toMatch(/1 MiB, package upgrade: wire \d+ B/);
-  expect(out).toMatch(/device rebuild\+verify [\d.]+ s, \d+ MB peak/);
+  expect(out).toMatch(/device rebuild\+verify [\d.]+ s in a running daemon \([\d.]+ s with Node's start\), \d+ MB peak/);
   expect(out).toMatch(/server make [\d.]+ s CPU, \d+ MB peak/);
 });

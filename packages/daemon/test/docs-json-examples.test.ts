@@ -4,7 +4,7 @@
  * refuse fails CI.
  *
  *   - run-time-configuration/overview.md: the complete configuration, through validateConfig;
- *   - remote-access-tunnels.md and uboot-environment/schema.md: fragments of a configuration,
+ *   - remote-access-tunnels.md, delta-updates.md and uboot-environment/schema.md: fragments of a configuration,
  *     validated merged into that complete example; the fw_env.config `text` block of
  *     uboot-environment/schema.md must name the same locations as its JSON;
  *   - custom-metadata/overview.md and each installers/ page: the example, through parseCanopyMetadata;
@@ -30,12 +30,13 @@ const THIS_TEST = 'packages/daemon/test/docs-json-examples.test.ts';
 
 const RUN_TIME_OVERVIEW = `${PAGES_DIR}/run-time-configuration/overview.md`;
 const TUNNELS = `${PAGES_DIR}/remote-access-tunnels.md`;
+const DELTAS = `${PAGES_DIR}/delta-updates.md`;
 const UBOOT_SCHEMA = `${PAGES_DIR}/uboot-environment/schema.md`;
 const METADATA_OVERVIEW = `${PAGES_DIR}/custom-metadata/overview.md`;
 const METADATA_SCHEMA = `${PAGES_DIR}/custom-metadata/schema.md`;
 /** One page per installer (installers/tar.md, deb.md, rauc.md, swupdate.md), each with its metadata example. */
 const INSTALLER_PAGES = fs.readdirSync(path.join(REPO, PAGES_DIR, 'installers')).filter((f) => f.endsWith('.md')).map((f) => `${PAGES_DIR}/installers/${f}`);
-const CHECKED_PAGES = [RUN_TIME_OVERVIEW, TUNNELS, UBOOT_SCHEMA, METADATA_OVERVIEW, METADATA_SCHEMA, ...INSTALLER_PAGES];
+const CHECKED_PAGES = [RUN_TIME_OVERVIEW, TUNNELS, DELTAS, UBOOT_SCHEMA, METADATA_OVERVIEW, METADATA_SCHEMA, ...INSTALLER_PAGES];
 
 const blocksOf = (page: string) => fencedBlocks(page, fs.readFileSync(path.join(REPO, page), 'utf8'));
 const allBlocks = markdownFiles(path.join(REPO, PAGES_DIR)).flatMap((file) => blocksOf(path.relative(REPO, file)));
@@ -69,6 +70,11 @@ describe('run-time configuration examples', () => {
     const fragment = jsonOf(TUNNELS);
     const config = validateConfig({ ...completeConfiguration(), ...fragment });
     expect(config.remote_access_tunnels).toEqual(fragment.remote_access_tunnels);
+  });
+
+  it('the deltas settings of delta-updates.md are valid and kept as written', () => {
+    const fragment = jsonOf(DELTAS);
+    expect(validateConfig({ ...completeConfiguration(), ...fragment }).deltas).toEqual(fragment.deltas);
   });
 
   it('the uboot_environment of uboot-environment/schema.md is valid, names the default variables, and matches its fw_env.config', () => {

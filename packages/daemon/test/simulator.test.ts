@@ -95,3 +95,19 @@ it('joins an existing cohort and installs its existing release, signed by the or
   expect((await server.t.api('GET', `/releases/${first.summary.releasePrn}/rollout`)).body.rollout.on_release).toBe(5);
   expect((await server.t.api('GET', `/cohorts/${cohortPrn}`)).body.cohort.prn).toBe(cohortPrn);
 });
+
+it('a release changing 1% of the last one reaches the fleet as deltas: the bytes the fleet saves', async () => {
+  const lines: string[] = [];
+  const fleet = await startFleet({ ...server.target(), devices: 4, pollSeconds: 1, jitterSeconds: 0.5, binarySize: 1024 * 1024, write: (line) => lines.push(line) });
+  try {
+    const first = await fleet.release({ timeoutSeconds: 120 });
+    expect(first.transfers, lines.join('\n')).toEqual({ fullBytes: 4 * 1024 * 1024, wireBytes: 4 * 1024 * 1024, deltasUsed: 0, deltaFallbacks: 0 });
+    const second = await fleet.release({ timeoutSeconds: 120, changeOfLast: 0.01 });
+    expect(second.installed, lines.join('\n')).toBe(4);
+    expect(second.transfers).toMatchObject({ fullBytes: 4 * 1024 * 1024, deltasUsed: 4, deltaFallbacks: 0 });
+    expect(second.transfers.wireBytes).toBeLessThan(second.transfers.fullBytes / 10);
+    expect(lines).toContainEqual(expect.stringMatching(/^bytes: \d+ fetched for 4194304 of binaries \(4 by delta, 0 fell back\)$/));
+  } finally {
+    await fleet.stop();
+  }
+});

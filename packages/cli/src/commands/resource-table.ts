@@ -150,7 +150,14 @@ export const RESOURCES: ResourceDef[] = [
             ],
           }
         : action,
-    ),
+    ).concat({
+      name: 'deltas',
+      summary: "The deltas to this binary from earlier binaries (docs: delta updates): base binary, state, and size beside the full binary's.",
+      method: 'GET',
+      path: '/binaries/{prn}/deltas',
+      args: [prnArg('binary', 'binary')],
+      examples: [`canopy binaries deltas ${examplePrn('binary')}`],
+    }),
   },
   {
     command: 'binary-parts',

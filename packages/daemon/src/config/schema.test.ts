@@ -32,6 +32,7 @@ describe('validateConfig', () => {
       reboot_command: ['systemctl', 'reboot'],
       remote_access_tunnels: { enabled: true, port_ranges: ['22'], cidr_blocks: ['10.250.0.0/16', '10.251.0.0/16'], shell: true },
       tunnel_poll_interval: 10,
+      deltas: { enabled: true, keep_base: false, zstd: 'zstd' },
       log_level: 'info',
     });
   });
@@ -61,6 +62,7 @@ describe('validateConfig', () => {
         variables: { active_slot: 'slot', upgrade_available: 'upgrade', boot_count: 'count', boot_limit: 'limit' },
       },
       avocado_ab: { slots: { a: '/dev/mmcblk0p2', b: '/dev/mmcblk0p3' } },
+      deltas: { enabled: false, keep_base: true, zstd: '/usr/local/bin/zstd' },
       log_level: 'debug',
     };
     const config = validateConfig(full);
@@ -71,7 +73,8 @@ describe('validateConfig', () => {
       ],
       variables: { active_slot: 'slot', upgrade_available: 'upgrade', boot_count: 'count', boot_limit: 'limit' },
     });
-    expect(config).toMatchObject({ remote_access_tunnels: { shell: false }, signature_threshold: 2, health_check: '/usr/bin/health', reboot_command: ['/sbin/reboot', '-f'], readiness_command: ['/usr/bin/ready-to-update', '--quiet'], readiness_timeout: 10, avocado_ab: full.avocado_ab, log_level: 'debug', update_jitter: 0 });
+    expect(config).toMatchObject({ remote_access_tunnels: { shell: false }, signature_threshold: 2, health_check: '/usr/bin/health', reboot_command: ['/sbin/reboot', '-f'], readiness_command: ['/usr/bin/ready-to-update', '--quiet'], readiness_timeout: 10, avocado_ab: full.avocado_ab, deltas: full.deltas, log_level: 'debug', update_jitter: 0 });
+    expect(problem({ ...minimal, deltas: { keep_base: 'yes' } })).toBe('deltas.keep_base: must be true or false');
   });
 
   it('refuses unknown keys at any depth, naming the path', () => {

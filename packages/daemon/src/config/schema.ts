@@ -123,6 +123,7 @@ const TOP_LEVEL = [
   'grub_environment',
   'avocado_ab',
   'tuf',
+  'deltas',
   'log_level',
 ] as const;
 
@@ -259,6 +260,14 @@ export function validateConfig(input: unknown): DaemonConfig {
     tuf = { root: stringAt(t.root, 'tuf.root', absolutePath), product: stringAt(t.product, 'tuf.product', (v) => (/^[^/]{1,128}$/.test(v) ? null : 'must be a product name (no /)')) };
   }
 
+  const d = raw.deltas === undefined ? {} : objectAt(raw.deltas, 'deltas', ['enabled', 'keep_base', 'zstd']);
+  for (const key of ['enabled', 'keep_base']) if (d[key] !== undefined && typeof d[key] !== 'boolean') throw new ConfigError(`deltas.${key}`, 'must be true or false');
+  const deltas: DaemonConfig['deltas'] = {
+    enabled: (d.enabled as boolean | undefined) ?? true,
+    keep_base: (d.keep_base as boolean | undefined) ?? false,
+    zstd: d.zstd === undefined ? 'zstd' : stringAt(d.zstd, 'deltas.zstd', (v) => (v.startsWith('/') || !v.includes('/') ? null : 'must be a program name or an absolute path')),
+  };
+
   const logLevel = raw.log_level === undefined ? 'info' : stringAt(raw.log_level, 'log_level');
   if (!LOG_LEVELS.includes(logLevel as LogLevel)) throw new ConfigError('log_level', `must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -287,6 +296,7 @@ export function validateConfig(input: unknown): DaemonConfig {
     ...(raw.grub_environment !== undefined ? { grub_environment: grubEnvironmentAt(raw.grub_environment, 'grub_environment') } : {}),
     ...(avocadoAb ? { avocado_ab: avocadoAb } : {}),
     ...(tuf ? { tuf } : {}),
+    deltas,
     log_level: logLevel as LogLevel,
   };
 }

@@ -84,5 +84,11 @@ export interface DaemonConfig {
    * whose delegated targets list this device's binaries.
    */
   tuf?: { root: string; product: string };
+  /**
+   * Delta updates (deltas/): whether to take a delta the manifest offers, whether to keep a copy
+   * of each installed binary as the next delta's base (installers with nothing to read back), and
+   * the zstd program. Absent (older callers): enabled, no copy, `zstd`.
+   */
+  deltas?: { enabled: boolean; keep_base: boolean; zstd: string };
   log_level: LogLevel;
 }

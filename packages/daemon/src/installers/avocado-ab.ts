@@ -284,6 +284,8 @@ export async function avocadoAbTrialPending(config: DaemonConfig, stateDir: stri
 
 export const avocadoAbInstaller: Installer = {
   name: 'avocado-ab',
+  // The running slot holds the release the device runs; the other one the release before.
+  deltaBases: (_metadata, config) => (config.avocado_ab ? [config.avocado_ab.slots.a, config.avocado_ab.slots.b] : []),
   unavailable: abSetupProblem,
   install,
   confirm: confirmAvocadoAbTrial,

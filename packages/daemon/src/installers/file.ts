@@ -45,6 +45,7 @@ export async function writeFileAtomically(source: string, target: string, mode: 
 
 export const fileInstaller: Installer = {
   name: 'file',
+  deltaBases: (metadata) => (metadata.file ? [metadata.file.path] : []),
   async install({ file, metadata, log, signal }: InstallContext): Promise<InstallOutcome> {
     const target = metadata.file!;
     await writeFileAtomically(file, target.path, target.mode, signal);

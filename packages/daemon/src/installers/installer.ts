@@ -85,6 +85,11 @@ export interface Installer {
   trialPending?(config: DaemonConfig, stateDir: string, bootId?: string): Promise<boolean>;
   /** The slot the device runs now, for `canopy-daemon status`; absent when slots do not apply. */
   currentSlot?(config: DaemonConfig): Promise<string | undefined>;
+  /**
+   * Where this installer's earlier installs can be read back byte for byte, as a delta's base
+   * (deltas/base-source.ts): the installed file, the slots. Absent: only a kept copy serves.
+   */
+  deltaBases?(metadata: CanopyMetadata, config: DaemonConfig): string[];
 }
 
 /** The installers one daemon (or one simulated device) can use, keyed by their metadata name. */

@@ -15,6 +15,8 @@ export interface SimulatedFleet {
   cohortPrn: string;
   productName: string;
   signingKey: { prn: string; privateKey: KeyObject; publicKey: KeyObject };
+  /** The last release's artifact and bytes, which a `changeOf` release changes (deltas). */
+  app?: { artifactPrn: string; bytes: Buffer };
 }
 
 /**
@@ -72,22 +74,36 @@ export async function serverOnRelease(api: AdminApi, releasePrn: string, expecte
 export interface SimulatedRelease {
   releasePrn: string;
   bundlePrn: string;
+  /** The release's binary (absent for a release the simulator only watches). */
+  binaryPrn?: string;
   size: number;
 }
 
+/** `bytes` with `fraction` of its 4 KiB blocks rewritten (at least one): an update a delta carries. */
+function changedBlocks(bytes: Buffer, fraction: number): Buffer {
+  const out = Buffer.from(bytes);
+  const blocks = Math.ceil(out.length / 4096);
+  const changed = Math.max(1, Math.round(blocks * fraction));
+  for (let i = 0; i < changed; i++) randomBytes(4096).copy(out, Math.floor((i * blocks) / changed) * 4096);
+  return out;
+}
+
 /**
- * A signed binary of `size` random bytes for the `file` installer, bundled and released to the
+ * A signed binary of `size` random bytes (or, with `changeOfLast`, the last release's binary
+ * with that fraction of its blocks rewritten, as a new version of its artifact) for the `file` installer, bundled and released to the
  * cohort; `release` adds fields to the release's create (its health gate, say).
  */
 export async function publishRelease(
   api: AdminApi,
   fleet: SimulatedFleet,
-  options: { size: number; version: string; phaseValue?: number; release?: Record<string, unknown> },
+  options: { size: number; version: string; phaseValue?: number; release?: Record<string, unknown>; changeOfLast?: number },
 ): Promise<SimulatedRelease> {
-  const bytes = randomBytes(options.size);
+  const last = options.changeOfLast !== undefined ? fleet.app : undefined;
+  const bytes = last ? changedBlocks(last.bytes, options.changeOfLast!) : randomBytes(options.size);
   const hash = createHash('sha256').update(bytes).digest('hex');
-  const artifact = (await api('POST', '/artifacts', { name: `${fleet.productName}-app-${options.version}` })).artifact;
-  const version = (await api('POST', '/artifact_versions', { artifact_prn: artifact.prn, version: options.version })).artifact_version;
+  const artifactPrn = last?.artifactPrn ?? (await api('POST', '/artifacts', { name: `${fleet.productName}-app-${options.version}` })).artifact.prn;
+  fleet.app = { artifactPrn, bytes };
+  const version = (await api('POST', '/artifact_versions', { artifact_prn: artifactPrn, version: options.version })).artifact_version;
   const metadata = { canopy: { installer: 'file', file: { path: '/opt/app/app.bin', mode: '0644' }, reboot_required: false } };
   const binary = (await api('POST', '/binaries', { artifact_version_prn: version.prn, hash, size: bytes.length, target: 'simulated', custom_metadata: metadata })).binary;
   const part = (await api('PUT', `/binaries/${binary.prn}/parts/1`, { expected_binary_size: bytes.length, hash, size: bytes.length })).binary_part;
@@ -114,5 +130,5 @@ export async function publishRelease(
       ...options.release,
     })
   ).release;
-  return { releasePrn: release.prn, bundlePrn: bundle.prn, size: bytes.length };
+  return { releasePrn: release.prn, bundlePrn: bundle.prn, binaryPrn: binary.prn, size: bytes.length };
 }

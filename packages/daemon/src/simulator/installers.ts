@@ -89,6 +89,7 @@ export function virtualInstallers(deviceDir: string, fails?: (entry: ManifestEnt
   let activeSlot = 'a';
   const file: Installer = {
     name: 'file',
+    deltaBases: (metadata) => (metadata.file ? [inRoot(metadata.file.path)] : []),
     async install({ file: source, metadata, signal }) {
       await writeFileAtomically(source, inRoot(metadata.file!.path), metadata.file!.mode, signal);
       return { rebootRequired: metadata.reboot_required };
@@ -112,6 +113,7 @@ export function virtualInstallers(deviceDir: string, fails?: (entry: ManifestEnt
   const deb = copyTo('deb', ({ entry }) => `/var/cache/canopy/${path.basename(entry.artifact.name)}.deb`);
   const slotInstaller = (name: Installer['name']): Installer => ({
     name,
+    deltaBases: () => [inRoot('/slots/a'), inRoot('/slots/b')],
     async install({ file: source, signal }) {
       const next = activeSlot === 'a' ? 'b' : 'a';
       await writeFileAtomically(source, inRoot(`/slots/${next}`), 0o644, signal);

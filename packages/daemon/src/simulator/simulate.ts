@@ -51,6 +51,8 @@ export interface FleetOptions {
   cohortPrn?: string;
   /** Trust every signing key of the organization (to install releases the simulator did not sign). */
   trustOrganizationKeys?: boolean;
+  /** Whether devices take the deltas the server offers (default true), as the daemon does. */
+  deltas?: boolean;
 }
 
 export interface ReleaseOptions {
@@ -63,6 +65,19 @@ export interface ReleaseOptions {
   timeoutSeconds: number;
   /** Watch this existing release (of the fleet's cohort) instead of publishing one; its phase stays as it is. */
   releasePrn?: string;
+  /**
+   * Publish the previous release's binary with this fraction of its 4 KiB blocks rewritten, as a
+   * new version of its artifact, so the server makes a delta that devices running it can take.
+   */
+  changeOfLast?: number;
+}
+
+/** Bytes the devices fetched during a release, against the binaries' full size (update/state.ts Transfers). */
+export interface FleetTransfers {
+  fullBytes: number;
+  wireBytes: number;
+  deltasUsed: number;
+  deltaFallbacks: number;
 }
 
 export interface SimulateOptions extends FleetOptions, ReleaseOptions {
@@ -87,6 +102,7 @@ export interface ReleaseOutcome {
   phaseSeconds: (number | null)[];
   /** Devices the server counts on the release at the end (their checks reported it). */
   serverOnRelease: number;
+  transfers: FleetTransfers;
 }
 
 export interface SimulationSummary extends ReleaseOutcome {
@@ -171,6 +187,8 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       reboot_command: ['true'],
       remote_access_tunnels: { enabled: false, port_ranges: ['22'], cidr_blocks: [] },
       tunnel_poll_interval: 10,
+      // The virtual installers read their installs back (installers.ts), so no kept copy is needed.
+      deltas: { enabled: options.deltas ?? true, keep_base: false, zstd: 'zstd' },
       log_level: 'info',
     };
     const client = createDeviceClient({ baseUrl: options.deviceUrl, certPem: certificate.certPem, keyPem: certificate.keyPem, caPem: options.serverCaPem });
@@ -233,7 +251,20 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       releases++;
       const published = release.releasePrn
         ? await existingRelease(api, release.releasePrn)
-        : await publishRelease(api, fleet, { size: options.binarySize, version: `${releases}.0.0`, phaseValue: phases[0] < 1 ? phases[0] : undefined });
+        : await publishRelease(api, fleet, {
+            size: options.binarySize,
+            version: `${releases}.0.0`,
+            phaseValue: phases[0] < 1 ? phases[0] : undefined,
+            changeOfLast: release.changeOfLast,
+            // Held back until its delta is made, so every device is offered the delta, not only late ones.
+            ...(release.changeOfLast !== undefined ? { release: { schedule_date: new Date(Date.now() + 3_600_000).toISOString() } } : {}),
+          });
+      if (!release.releasePrn && release.changeOfLast !== undefined) {
+        const made = await deltaMade(api, published.binaryPrn!, Date.now() + release.timeoutSeconds * 1000);
+        options.write(`delta ${made.state}: ${made.size ?? '-'} bytes for ${published.size}`);
+        await api('PATCH', `/releases/${published.releasePrn}`, { schedule_date: null });
+      }
+      const transfersBefore = fleetTransfers(devices);
       const releasedAt = Date.now();
       // Devices of an existing cohort may run the release already: the server's count starts there.
       const onReleaseBefore: number = (await api('GET', `/releases/${published.releasePrn}/rollout`)).rollout.on_release;
@@ -277,12 +308,20 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       const onServer = (await serverOnRelease(api, published.releasePrn, onReleaseBefore + final.installed, deadline)) - onReleaseBefore;
       options.write(`the server counts ${onServer} of the ${final.installed} on the release`);
       if (onServer < final.installed) convergeSeconds = null;
+      const after = fleetTransfers(devices);
+      const transfers: FleetTransfers = {
+        fullBytes: after.fullBytes - transfersBefore.fullBytes,
+        wireBytes: after.wireBytes - transfersBefore.wireBytes,
+        deltasUsed: after.deltasUsed - transfersBefore.deltasUsed,
+        deltaFallbacks: after.deltaFallbacks - transfersBefore.deltaFallbacks,
+      };
+      options.write(`bytes: ${transfers.wireBytes} fetched for ${transfers.fullBytes} of binaries (${transfers.deltasUsed} by delta, ${transfers.deltaFallbacks} fell back)`);
       options.write(
         convergeSeconds === null
           ? `not converged within ${release.timeoutSeconds} s: ${final.installed} of ${options.devices} device${options.devices === 1 ? '' : 's'} run${options.devices === 1 ? 's' : ''} the release`
           : `converged: ${final.installed} of ${options.devices} device${options.devices === 1 ? '' : 's'} run${options.devices === 1 ? 's' : ''} the release ${convergeSeconds.toFixed(1)} s after it was published`,
       );
-      return { releasePrn: published.releasePrn, published, phases: final, installed: final.installed, failedReports: failedReports - failedBefore, convergeSeconds, phaseSeconds, serverOnRelease: onServer };
+      return { releasePrn: published.releasePrn, published, phases: final, installed: final.installed, failedReports: failedReports - failedBefore, convergeSeconds, phaseSeconds, serverOnRelease: onServer, transfers };
     },
     async stop() {
       controller.abort();
@@ -290,6 +329,28 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       for (const device of devices) device.client.close();
     },
   };
+}
+
+/** Waits until the server's job has made (or given up on) the delta to `binaryPrn`. */
+async function deltaMade(api: AdminApi, binaryPrn: string, deadline: number): Promise<{ state: string; size: number | null }> {
+  for (;;) {
+    const [delta] = (await api('GET', `/binaries/${binaryPrn}/deltas`)).binary_deltas as Array<{ state: string; size: number | null }>;
+    if ((delta && delta.state !== 'pending') || Date.now() > deadline) return delta ?? { state: 'missing', size: null };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function fleetTransfers(devices: VirtualDevice[]): FleetTransfers {
+  const sum: FleetTransfers = { fullBytes: 0, wireBytes: 0, deltasUsed: 0, deltaFallbacks: 0 };
+  for (const { state } of devices) {
+    const t = state?.transfers;
+    if (!t) continue;
+    sum.fullBytes += t.full_bytes;
+    sum.wireBytes += t.wire_bytes;
+    sum.deltasUsed += t.deltas_used;
+    sum.deltaFallbacks += t.delta_fallbacks;
+  }
+  return sum;
 }
 
 /** An existing release as the simulator watches it. */

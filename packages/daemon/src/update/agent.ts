@@ -12,6 +12,8 @@ import fsp from 'node:fs/promises';
 import type { DeviceClient, ManifestEntry } from '@canopy/sdk/device';
 import { CanopyApiError } from '@canopy/sdk/device';
 import type { DaemonConfig } from '../config/types.ts';
+import { keepBases } from '../deltas/base-source.ts';
+import { fetchByDelta } from '../deltas/fetch-delta.ts';
 import { downloadEntry, DownloadError, finishedPath } from '../download/download-entry.ts';
 import type { InstallerRegistry } from '../installers/installer.ts';
 import { pickInstaller } from '../installers/installer.ts';
@@ -169,35 +171,74 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
     return parsed.ok ? parsed.metadata : parsed.reason;
   }
 
+  /** One transfer (a binary or a delta) into `dir`, resuming a lost connection up to TRANSFER_ATTEMPTS times. */
+  async function transfer(entry: ManifestEntry, dir: string, signal: AbortSignal, onProgress?: (bytes: number) => void): Promise<string> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await downloadEntry(entry, {
+          dir,
+          signal,
+          caPem: deps.caPem,
+          onResume: (offset) => log.info('download resuming', { binary_prn: entry.binary_prn, offset, size: entry.size }),
+          onProgress,
+        });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        if (error instanceof DownloadError && error.kind === 'transfer' && attempt < TRANSFER_ATTEMPTS) {
+          log.warn('download interrupted; resuming', { binary_prn: entry.binary_prn, attempt, error: error.message });
+          await sleep(1000 * attempt * (0.5 + random()), signal);
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * The entry's delta when one is offered from what the device runs (deltas/fetch-delta.ts), else
+   * or on any failure of it the full binary. Records the bytes fetched and any fallback's reason.
+   */
+  async function fetchEntry(entry: ManifestEntry, signal: AbortSignal, onProgress: (bytes: number) => void): Promise<void> {
+    const finished = finishedPath(config.download_dir, entry);
+    const already = await fsp.stat(finished).catch(() => null);
+    const metadata = metadataOf(entry);
+    const delta =
+      already?.size === entry.size || typeof metadata === 'string'
+        ? null
+        : await fetchByDelta(entry, {
+            config,
+            metadata,
+            installer: deps.installers.get(metadata.installer),
+            signal,
+            download: (pseudo, dir) => transfer(pseudo, dir, signal, (bytes) => onProgress(Math.round((bytes / pseudo.size) * entry.size))),
+          });
+    const at = now().toISOString();
+    if (delta?.used) {
+      log.info('rebuilt from delta', { binary_prn: entry.binary_prn, delta_bytes: delta.wireBytes, size: entry.size, saved_bytes: entry.size - delta.wireBytes, base: delta.base });
+      await apply({ type: 'fetched', binary_prn: entry.binary_prn, via: 'delta', full_bytes: entry.size, wire_bytes: delta.wireBytes, at });
+      return;
+    }
+    if (delta) log.warn('delta not used; downloading the full binary', { binary_prn: entry.binary_prn, reason: delta.reason, detail: delta.detail.slice(0, 300) });
+    await transfer(entry, config.download_dir, signal, onProgress);
+    const fallback = delta ? { fallback_reason: `${delta.reason}: ${delta.detail}` } : {};
+    await apply({ type: 'fetched', binary_prn: entry.binary_prn, via: 'full', full_bytes: entry.size, wire_bytes: (already ? 0 : entry.size) + (delta?.wireBytes ?? 0), at, ...fallback });
+  }
+
   async function download(job: Job, signal: AbortSignal): Promise<string | null> {
     const total = job.entries.reduce((sum, e) => sum + e.size, 0);
     let done = 0;
     let lastReport: number | null = Date.now();
     for (const entry of job.entries) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          await downloadEntry(entry, {
-            dir: config.download_dir,
-            signal,
-            caPem: deps.caPem,
-            onResume: (offset) => log.info('download resuming', { binary_prn: entry.binary_prn, offset, size: entry.size }),
-            onProgress: (bytes) => {
-              const at = Date.now();
-              if (!progressReportDue(lastReport, at) || total === 0) return;
-              lastReport = at;
-              void apply({ type: 'progress', progress: (done + bytes) / total }).then(() => flushReports(signal));
-            },
-          });
-          break;
-        } catch (error) {
-          if (signal.aborted) throw error;
-          if (error instanceof DownloadError && error.kind === 'transfer' && attempt < TRANSFER_ATTEMPTS) {
-            log.warn('download interrupted; resuming', { binary_prn: entry.binary_prn, attempt, error: error.message });
-            await sleep(1000 * attempt * (0.5 + random()), signal);
-            continue;
-          }
-          return `${entry.artifact.name}: ${message(error)}`;
-        }
+      try {
+        await fetchEntry(entry, signal, (bytes) => {
+          const at = Date.now();
+          if (!progressReportDue(lastReport, at) || total === 0) return;
+          lastReport = at;
+          void apply({ type: 'progress', progress: Math.min(1, (done + bytes) / total) }).then(() => flushReports(signal));
+        });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        return `${entry.artifact.name}: ${message(error)}`;
       }
       done += entry.size;
       log.info('downloaded', { binary_prn: entry.binary_prn, size: entry.size });
@@ -283,6 +324,10 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
         return fail(`${entry.artifact.name}: ${timeout.aborted ? `install took longer than install_timeout (${config.install_timeout} s)` : message(error)}`);
       }
     }
+    if (config.deltas?.keep_base) {
+      const installed = phase.job.entries.map((entry) => ({ file: finishedPath(config.download_dir, entry), hash: entry.hash }));
+      await keepBases(config, installed).catch((error: unknown) => log.warn('kept no copy as the next delta\'s base', { error: message(error) }));
+    }
     // The downloads go before the state says so: once `all_installed` is recorded nothing would
     // come back for them, so a crash between the two must leave the files to remove on the rerun.
     await removeDownloads(phase.job);
@@ -293,6 +338,8 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
 
   async function removeDownloads(job: Job): Promise<void> {
     for (const entry of job.entries) await fsp.rm(finishedPath(config.download_dir, entry), { force: true });
+    // Deltas fallen back from mid-transfer leave their partial files here.
+    await fsp.rm(path.join(config.download_dir, 'deltas'), { recursive: true, force: true });
   }
 
   /**

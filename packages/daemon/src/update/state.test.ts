@@ -73,6 +73,18 @@ describe('update state machine', () => {
     expect(transition(state, { type: 'started' })).toBe(state);
   });
 
+  it('adds up the bytes fetched against the binaries\' size, deltas used and fallbacks with their reason', () => {
+    const at = '2026-01-01T00:00:00Z';
+    const state = run([
+      { type: 'offered', job },
+      { type: 'fetched', binary_prn: 'prn:a', via: 'delta', full_bytes: 1000, wire_bytes: 10, at },
+      { type: 'fetched', binary_prn: 'prn:b', via: 'full', full_bytes: 500, wire_bytes: 520, fallback_reason: 'corrupt_delta: sha256 mismatch', at },
+    ]);
+    expect(state.transfers).toEqual({ full_bytes: 1500, wire_bytes: 530, deltas_used: 1, delta_fallbacks: 1, last_fallback: { at, binary_prn: 'prn:b', reason: 'corrupt_delta: sha256 mismatch' } });
+    expect(run([{ type: 'downloaded' }, { type: 'verified' }, { type: 'all_installed' }], state).transfers).toEqual(state.transfers);
+    expect(() => run([{ type: 'fetched', binary_prn: 'prn:a', via: 'full', full_bytes: 1, wire_bytes: 1, at }])).toThrow(TransitionError);
+  });
+
   it('refuses events out of order', () => {
     expect(() => run([{ type: 'downloaded' }])).toThrow(TransitionError);
     expect(() => run([{ type: 'offered', job }, { type: 'offered', job }])).toThrow(TransitionError);

@@ -71,7 +71,20 @@ export interface DaemonState {
   held_back?: HeldBack | null;
   /** The soak under way (absent in older state files). */
   soak?: Soak | null;
+  /** Bytes fetched against the full binaries' size, deltas used and fallen back from (absent before any). */
+  transfers?: Transfers;
   pending_reports: PendingReport[];
+}
+
+/** What `canopy-daemon status` shows of downloads: the bytes deltas saved, and the last fallback. */
+export interface Transfers {
+  /** Bytes of the binaries fetched, had each come whole. */
+  full_bytes: number;
+  /** Bytes that came over the network for them (deltas, full binaries, and deltas fallen back from). */
+  wire_bytes: number;
+  deltas_used: number;
+  delta_fallbacks: number;
+  last_fallback?: { at: string; binary_prn: string; reason: string };
 }
 
 export const INITIAL_STATE: DaemonState = {
@@ -90,6 +103,8 @@ export type UpdateEvent =
   | { type: 'checked'; at: string }
   | { type: 'offered'; job: Job }
   | { type: 'progress'; progress: number }
+  /** One entry is on disk: `via` how, the bytes fetched for it, and why a delta was not used. */
+  | { type: 'fetched'; binary_prn: string; via: 'delta' | 'full'; full_bytes: number; wire_bytes: number; fallback_reason?: string; at: string }
   | { type: 'downloaded' }
   | { type: 'verified' }
   | { type: 'entry_installed'; binary_prn: string; reboot: boolean; slot?: string }
@@ -165,6 +180,21 @@ export function transition(state: DaemonState, event: UpdateEvent): DaemonState 
     case 'progress':
       if (phase.name !== 'downloading') return refuse();
       return { ...state, pending_reports: queue(reportOf(phase.job, 'downloading', { progress: Math.min(1, Math.max(0, event.progress)) })) };
+    case 'fetched': {
+      if (phase.name !== 'downloading') return refuse();
+      const t = state.transfers ?? { full_bytes: 0, wire_bytes: 0, deltas_used: 0, delta_fallbacks: 0 };
+      const fellBack = event.fallback_reason !== undefined;
+      return {
+        ...state,
+        transfers: {
+          full_bytes: t.full_bytes + event.full_bytes,
+          wire_bytes: t.wire_bytes + event.wire_bytes,
+          deltas_used: t.deltas_used + (event.via === 'delta' ? 1 : 0),
+          delta_fallbacks: t.delta_fallbacks + (fellBack ? 1 : 0),
+          ...(fellBack ? { last_fallback: { at: event.at, binary_prn: event.binary_prn, reason: reportReason(event.fallback_reason!) } } : t.last_fallback ? { last_fallback: t.last_fallback } : {}),
+        },
+      };
+    }
     case 'downloaded':
       if (phase.name !== 'downloading') return refuse();
       return { ...state, phase: { name: 'verifying', job: phase.job } };

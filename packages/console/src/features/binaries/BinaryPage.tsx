@@ -14,6 +14,7 @@ import { notifyFailure, notifySuccess } from '../../ui/notify';
 import { formatBytes } from '../artifacts/ArtifactVersionPage';
 import type { Binary } from '../artifacts/queries';
 import { BinaryStates, stateColour } from './BinaryStates';
+import { BinaryDeltas } from './BinaryDeltas';
 import { BinarySignatures } from './BinarySignatures';
 import { binaryKeys, patchBinary, useBinary, useParts, type BinaryPart } from './queries';
 
@@ -42,6 +43,7 @@ export function BinaryPage({ prn }: { prn: string }) {
       </Paper>
       <StateActions binary={b} />
       <BinarySignatures binary={b} />
+      <BinaryDeltas prn={prn} />
       <Parts prn={prn} state={b.state} />
     </Stack>
   );
