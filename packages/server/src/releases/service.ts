@@ -23,6 +23,7 @@ import { chainRuleProblem, phaseTypeOf, phaseValueFrozen, releaseFieldProblems }
 import { haltSettingProblems } from '../rollouts/halt-rule';
 import { penaltySettingProblems } from '../rollouts/penalty-rule';
 import { windowProblems, type MaintenanceWindow } from '../updates/core/window-rule';
+import { capSettingProblems } from '../updates/core/concurrency-rule';
 import { releases } from './schema';
 import { withPrevious, type ReleaseWithPrevious } from './wire';
 
@@ -47,6 +48,8 @@ export interface ReleaseFields {
   halt_min_reports?: number;
   penalty_box?: { failures: number; window_seconds: number | null; rest_seconds: number } | null;
   maintenance_windows?: MaintenanceWindow[] | null;
+  max_concurrent?: number | null;
+  slot_timeout_seconds?: number | null;
 }
 
 export interface NewRelease extends ReleaseFields {
@@ -104,7 +107,13 @@ async function findRelease(db: Executor, actor: Actor, prn: string): Promise<Rel
 
 /** The stored row a create or PATCH would produce, checked field by field (422). */
 function checkFields(row: ReleaseRow, input: ReleaseFields): void {
-  const problems = [...releaseFieldProblems(row), ...haltSettingProblems(row), ...penaltySettingProblems(row.penaltyBox ?? null), ...windowProblems(row.maintenanceWindows)];
+  const problems: { field: string; reason: string; expected?: string | null }[] = [
+    ...releaseFieldProblems(row),
+    ...haltSettingProblems(row),
+    ...penaltySettingProblems(row.penaltyBox ?? null),
+    ...windowProblems(row.maintenanceWindows),
+    ...capSettingProblems(row.maxConcurrent ?? null, row.slotTimeoutSeconds ?? null),
+  ];
   if (input.phase_type !== undefined && input.phase_type !== null && input.phase_type !== phaseTypeOf(row.phaseValue)) {
     problems.push({ field: 'phase_type', reason: 'does_not_match_phase_value', expected: phaseTypeOf(row.phaseValue) });
   }
@@ -177,6 +186,8 @@ export async function createRelease(db: Database, actor: Actor, input: NewReleas
       cancelledAt: null,
       penaltyBox: input.penalty_box ?? null,
       maintenanceWindows: input.maintenance_windows ?? null,
+      maxConcurrent: input.max_concurrent ?? null,
+      slotTimeoutSeconds: input.slot_timeout_seconds ?? null,
       insertedAt: '',
       updatedAt: '',
     };
@@ -235,6 +246,8 @@ function merged(current: ReleaseRow, bundleId: string, input: ReleaseFields): Re
     haltMinReports: pick(input.halt_min_reports, current.haltMinReports),
     penaltyBox: pick(input.penalty_box, current.penaltyBox),
     maintenanceWindows: pick(input.maintenance_windows, current.maintenanceWindows),
+    maxConcurrent: pick(input.max_concurrent, current.maxConcurrent),
+    slotTimeoutSeconds: pick(input.slot_timeout_seconds, current.slotTimeoutSeconds),
   };
 }
 

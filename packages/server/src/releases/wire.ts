@@ -35,6 +35,8 @@ export function releaseToWire(row: ReleaseWithPrevious, now = new Date()) {
     cancelled_at: toRfc3339(row.cancelledAt),
     penalty_box: row.penaltyBox ?? null,
     maintenance_windows: row.maintenanceWindows ?? null,
+    max_concurrent: row.maxConcurrent ?? null,
+    slot_timeout_seconds: row.slotTimeoutSeconds ?? null,
     next_release_prn: prn('release', row.nextReleaseId),
     previous_release_prn: prn('release', row.previousReleaseId),
     ...timestampsOf(row),

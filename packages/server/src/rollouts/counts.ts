@@ -46,6 +46,9 @@ export interface RolloutSnapshot {
   cancelledAt: string | null;
   haltFailureRatio: number | null;
   haltMinReports: number;
+  maxConcurrent: number | null;
+  /** Live cap slots (updates/slot-claims.ts). */
+  updatingNow: number;
   reported: ReportCounts;
   onRelease: number;
   cohortDevices: number;
@@ -64,6 +67,8 @@ interface SnapshotRow {
   cancelled_at: string | null;
   halt_failure_ratio: number | null;
   halt_min_reports: number;
+  max_concurrent: number | null;
+  updating_now: number | string;
   reported: Record<string, number | string> | string | null;
   on_release: number | string;
   cohort_devices: number | string;
@@ -78,7 +83,8 @@ interface SnapshotRow {
 export async function rolloutSnapshot(db: Executor, organizationId: string, releaseId: string, releasePrn: string): Promise<RolloutSnapshot | null> {
   const [row] = await rowsOf<SnapshotRow>(
     db.execute(sql`
-      select r.cohort_id, r.phase_value, r.phase_mode, r.phase_claim_count, r.disabled, r.halted_at::text as halted_at, r.paused_at::text as paused_at, r.cancelled_at::text as cancelled_at, r.halt_failure_ratio, r.halt_min_reports,
+      select r.cohort_id, r.phase_value, r.phase_mode, r.phase_claim_count, r.disabled, r.halted_at::text as halted_at, r.paused_at::text as paused_at, r.cancelled_at::text as cancelled_at, r.halt_failure_ratio, r.halt_min_reports, r.max_concurrent,
+        (select count(*) from update_slots where release_id = r.id and expires_at > now()) as updating_now,
         (select json_object_agg(s.status, s.n) from (select status, sum(device_count) as n from release_report_counts where release_id = r.id group by status) s) as reported,
         (select coalesce(sum(device_count), 0) from release_device_counts where release_prn = ${releasePrn}) as on_release,
         (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = r.cohort_id) as cohort_devices,
@@ -99,6 +105,8 @@ export async function rolloutSnapshot(db: Executor, organizationId: string, rele
     cancelledAt: row.cancelled_at,
     haltFailureRatio: row.halt_failure_ratio === null ? null : Number(row.halt_failure_ratio),
     haltMinReports: Number(row.halt_min_reports),
+    maxConcurrent: row.max_concurrent === null ? null : Number(row.max_concurrent),
+    updatingNow: Number(row.updating_now),
     reported,
     onRelease: Number(row.on_release),
     cohortDevices: Number(row.cohort_devices),

@@ -54,6 +54,8 @@ const Rollout = Type.Object({
   updating: count('Devices whose latest report for the release is downloading, installing or rebooting.'),
   succeeded: count('Devices that finished the release successfully (latest report: installed).'),
   deferred: count('Devices whose latest report defers the release: their readiness command said not now (the report\'s reason says why).'),
+  max_concurrent: Nullable(Type.Integer({ description: "The release's concurrency cap; null when it has none." })),
+  updating_now: count('Devices holding a place under the concurrency cap now: offered the release, no finishing (or deferring) report yet, place not timed out. 0 without a cap.'),
   resting: count('Devices resting from the release in the penalty box now (GET /releases/{prn}/penalty_box lists them).'),
   halt_reason: Nullable(Type.String({ description: '`failure_ratio` when halted by the health gate.' })),
   disabled: Type.Boolean(),

@@ -111,6 +111,8 @@ export async function rolloutProgress(db: Database, actor: Actor, prn: string) {
     updating: snapshot.reported.downloading + snapshot.reported.installing + snapshot.reported.rebooting,
     succeeded: snapshot.reported.installed,
     deferred: snapshot.reported.deferred,
+    max_concurrent: snapshot.maxConcurrent,
+    updating_now: snapshot.updatingNow,
     halt_reason: snapshot.haltedAt === null ? null : 'failure_ratio',
     disabled: snapshot.disabled,
     halt_failure_ratio: snapshot.haltFailureRatio,

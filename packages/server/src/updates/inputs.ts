@@ -73,14 +73,14 @@ function releaseRowOf(chain: CachedChain, state: CheckState, releaseId: string):
  * Resolution answers a quarantined device or one outside any cohort before it looks at overrides,
  * the chain or claims (core/resolution.ts): such a device needs no state read.
  */
-const NO_STATE: CheckState = { chainVersion: null, cohortDeviceCount: 0, claimCounts: new Map(), claimedReleaseIds: new Set(), overrideIds: [], restUntil: new Map() };
+const NO_STATE: CheckState = { chainVersion: null, cohortDeviceCount: 0, claimCounts: new Map(), claimedReleaseIds: new Set(), overrideIds: [], restUntil: new Map(), slotsUsed: new Map(), slotsHeld: new Set() };
 
 function needsState(device: CheckDevice): boolean {
   return !device.quarantined && device.cohortId !== null;
 }
 
 /** `state`: the device's check state when the caller read it with the device (check-state.ts). */
-export async function loadCheck(db: Executor, device: CheckDevice, reported: ReportedState, now: Date, state?: CheckState): Promise<LoadedCheck> {
+export async function loadCheck(db: Executor, device: CheckDevice, reported: ReportedState, now: Date, state?: CheckState, retryBaseSeconds?: number): Promise<LoadedCheck> {
   const org = device.organizationId;
   state ??= needsState(device) ? await readCheckState(db, device.id, device.cohortId) : NO_STATE;
   // The chain is shared by every check of the cohort at this stamp (chain-cache.ts): not copied here.
@@ -112,6 +112,8 @@ export async function loadCheck(db: Executor, device: CheckDevice, reported: Rep
       cohortDeviceCount: state.cohortDeviceCount,
     }),
     restUntil: state.restUntil,
+    slots: (releaseId) => ({ held: state.slotsHeld.has(releaseId), used: state.slotsUsed.get(releaseId) ?? 0 }),
+    retryBaseSeconds,
     now,
   };
   return { input, releaseRow: (releaseId) => releaseRowOf(chain, state, releaseId), overrides };
@@ -140,8 +142,8 @@ export async function resolveWithLookups(db: Executor, input: Omit<ResolutionInp
     };
     // Field by field, not `{ ...input, bundleSigned }`: objects made by that spread missed
     // resolution's property caches on every check (V8's slow path, measured under load).
-    const { device, headers, chain, chainIndex, overrides, phaseClaims, restUntil, now } = input;
-    const result = resolveUpdate({ device, headers, chain, chainIndex, overrides, phaseClaims, restUntil, now, bundleSigned });
+    const { device, headers, chain, chainIndex, overrides, phaseClaims, restUntil, slots, retryBaseSeconds, now } = input;
+    const result = resolveUpdate({ device, headers, chain, chainIndex, overrides, phaseClaims, restUntil, slots, retryBaseSeconds, now, bundleSigned });
     if (unknown.length === 0) return result;
     for (const bundleId of unknown) known.set(bundleId, await isBundleDistributableCached(db, bundleId, target));
   }

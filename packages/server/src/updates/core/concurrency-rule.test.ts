@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capDecision, capSettingProblems, retryAfterSeconds } from './concurrency-rule';
+import { capDecision, capSettingProblems, retryAfterSeconds, slotRefused } from './concurrency-rule';
 
 describe('the concurrency cap', () => {
   it('lets a device holding a slot keep it, even with the cap full or exceeded', () => {
@@ -31,5 +31,17 @@ describe('the concurrency cap', () => {
       { field: 'max_concurrent', reason: 'out_of_range' },
       { field: 'slot_timeout_seconds', reason: 'out_of_range' },
     ]);
+  });
+});
+
+describe('slotRefused', () => {
+  it('turns an offer whose slot was refused into retry_later, replacing the last step', () => {
+    const offer = {
+      status: 'update' as const, sourceType: 'release' as const, releaseId: 'r2', bundleId: 'b2', overrideId: null, claim: null, slot: { releaseId: 'r2' }, retryAfterSeconds: null,
+      explanation: [{ step: 'concurrency' as const, outcome: 'taken' as const, reason: 'concurrency_slot_available' as const }],
+    };
+    const refused = slotRefused(offer, 'd1', 10);
+    expect(refused).toMatchObject({ status: 'retry_later', releaseId: null, bundleId: null, slot: null, retryAfterSeconds: retryAfterSeconds('d1', 10) });
+    expect(refused.explanation).toEqual([{ step: 'concurrency', subject: { type: 'release', id: 'r2' }, outcome: 'skipped', reason: 'concurrency_full', detail: { retry_after_seconds: retryAfterSeconds('d1', 10) } }]);
   });
 });

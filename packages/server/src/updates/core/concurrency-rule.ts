@@ -4,7 +4,7 @@
  * holding a slot keeps it; one beyond a full cap is told to come back after a hint of seconds;
  * one below it must take a slot, which the caller takes exactly (updates/slot-claims.ts).
  */
-import type { ExplainDetail } from './resolution-types';
+import type { ExplainDetail, ResolutionResult, SlotState } from './resolution-types';
 
 export const MAX_CONCURRENT_MAX = 1_000_000;
 export const SLOT_TIMEOUT_MIN = 10;
@@ -13,14 +13,6 @@ export const SLOT_TIMEOUT_MAX = 7 * 24 * 3600;
 export const DEFAULT_SLOT_TIMEOUT_SECONDS = 3600;
 /** The retry hint a device beyond the cap gets by default (seconds, before its jitter). */
 export const DEFAULT_RETRY_SECONDS = 60;
-
-/** What the database knew about a capped release's slots when the check read its state. */
-export interface SlotState {
-  /** The device holds a live slot of this release. */
-  held: boolean;
-  /** Live slots (not timed out) of the release at the read. */
-  used: number;
-}
 
 export type CapDecision =
   | { kind: 'held'; detail: ExplainDetail }
@@ -44,6 +36,17 @@ export function capDecision(cap: number, state: SlotState, deviceId: string, ret
   if (state.held) return { kind: 'held', detail };
   if (state.used >= cap) return { kind: 'full', retryAfterSeconds: retryAfterSeconds(deviceId, retryBaseSeconds), detail };
   return { kind: 'take', detail };
+}
+
+/**
+ * The answer when the slot resolution asked for was refused at the take (the cap filled since
+ * the state read): come back later, as if the read had shown the cap full.
+ */
+export function slotRefused(result: ResolutionResult, deviceId: string, retryBaseSeconds = DEFAULT_RETRY_SECONDS): ResolutionResult {
+  const retry = retryAfterSeconds(deviceId, retryBaseSeconds);
+  const subject = result.slot === null ? undefined : { type: 'release' as const, id: result.slot.releaseId };
+  const explanation = [...result.explanation.slice(0, -1), { step: 'concurrency' as const, subject, outcome: 'skipped' as const, reason: 'concurrency_full' as const, detail: { retry_after_seconds: retry } }];
+  return { status: 'retry_later', sourceType: null, releaseId: null, bundleId: null, overrideId: null, claim: null, slot: null, retryAfterSeconds: retry, explanation };
 }
 
 /** Field problems of a release's cap settings (422), each naming its field. */

@@ -6,7 +6,6 @@
  * loads these from the database; resolution itself reads nothing and writes nothing. It only says
  * that a phase claim must be taken; the caller takes it, serialised per cohort.
  */
-import type { SlotState } from './concurrency-rule';
 import type { MaintenanceWindow } from './window-rule';
 
 export interface ResolutionDevice {
@@ -73,6 +72,14 @@ export interface PhaseClaimState {
   claimCount: number;
   /** Devices in the cohort now (a fractional phase counts against this at claim time). */
   cohortDeviceCount: number;
+}
+
+/** What the database knew about a capped release's slots when the check read its state. */
+export interface SlotState {
+  /** The device holds a live slot of this release. */
+  held: boolean;
+  /** Live slots (not timed out) of the release at the read. */
+  used: number;
 }
 
 export interface ResolutionInput {

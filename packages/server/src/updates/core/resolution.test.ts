@@ -470,6 +470,7 @@ const releaseArbitrary = (index: number): fc.Arbitrary<ChainRelease> =>
     phaseValue: fc.constantFrom(1, 1, 1, 0, 0.1, 0.5, 3, null),
     phaseTags: fc.option(fc.subarray(TAGS)),
     maintenanceWindows: fc.constantFrom(null, null, null, [{ days: ['wed'], start: '11:00', end: '13:00', time_zone: 'UTC' }], [{ days: ['wed'], start: '13:00', end: '14:00', time_zone: 'UTC' }]),
+    maxConcurrent: fc.constantFrom(null, null, null, 1),
   });
 
 const chainArbitrary = fc.integer({ min: 0, max: 7 }).chain((length) => fc.tuple(...Array.from({ length }, (_, i) => releaseArbitrary(i))));

@@ -1,0 +1,69 @@
+/**
+ * Concurrency cap slots (rule: core/concurrency-rule.ts), exact with many server processes. A
+ * take locks the release row (`for update`) in its own short transaction, then counts the live
+ * slots and inserts in a SECOND statement: under READ COMMITTED that statement's snapshot is
+ * taken after the lock was granted, so it sees every slot committed by the takes before it, and
+ * no two takes can both see room for the last place. Frees (a finishing report) take no lock:
+ * they only ever make the count smaller. A slot past `expires_at` counts for nobody; the take
+ * overwrites the device's own and sweeps the release's others.
+ */
+import { sql } from 'drizzle-orm';
+import type { Database, Executor } from '../db/connection';
+import { DEFAULT_SLOT_TIMEOUT_SECONDS } from './core/concurrency-rule';
+
+export interface SlotTake {
+  releaseId: string;
+  deviceId: string;
+  organizationId: string;
+}
+
+/** Both drivers answer a raw statement with `{ rows }`; drizzle's type does not say so. */
+async function rowsOf<T>(query: Promise<unknown>): Promise<T[]> {
+  return ((await query) as { rows: T[] }).rows;
+}
+
+/**
+ * Takes a place for the device under the release's cap; true when it holds one now (also when
+ * it already did). False when the cap is full, or the release is no longer capped.
+ */
+export async function takeSlot(db: Database, take: SlotTake): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [release] = await rowsOf<{ cap: number | null; timeout: number | null }>(
+      tx.execute(sql`select max_concurrent as cap, slot_timeout_seconds as timeout from releases where id = ${take.releaseId} for update`),
+    );
+    if (!release || release.cap === null) return false;
+    const timeout = release.timeout ?? DEFAULT_SLOT_TIMEOUT_SECONDS;
+    // A fresh snapshot (after the lock): the count includes every take committed before ours.
+    const [granted] = await rowsOf<{ held: boolean }>(
+      tx.execute(sql`with swept as (
+          delete from update_slots where release_id = ${take.releaseId} and device_id <> ${take.deviceId} and expires_at <= now()
+        ),
+        live as (
+          select count(*) as n from update_slots where release_id = ${take.releaseId} and device_id <> ${take.deviceId} and expires_at > now()
+        ),
+        taken as (
+          insert into update_slots (release_id, device_id, organization_id, taken_at, expires_at)
+          select ${take.releaseId}, ${take.deviceId}, ${take.organizationId}, now(), now() + make_interval(secs => ${timeout})
+          from live where live.n < ${release.cap}
+          on conflict (release_id, device_id) do update set taken_at = excluded.taken_at, expires_at = excluded.expires_at
+            where update_slots.expires_at <= now()
+          returning 1
+        )
+        select exists (select 1 from taken) or exists (
+          select 1 from update_slots where release_id = ${take.releaseId} and device_id = ${take.deviceId} and expires_at > now()
+        ) as held`),
+    );
+    return granted?.held === true;
+  });
+}
+
+/** The device finished (or deferred) the release: its place goes to the next device. */
+export async function freeSlot(db: Executor, releaseId: string, deviceId: string): Promise<void> {
+  await db.execute(sql`delete from update_slots where release_id = ${releaseId} and device_id = ${deviceId}`);
+}
+
+/** Devices holding a live slot of the release now (rollout progress, tests, the benchmark). */
+export async function slotsInUse(db: Executor, releaseId: string): Promise<number> {
+  const [row] = await rowsOf<{ n: number | string }>(db.execute(sql`select count(*) as n from update_slots where release_id = ${releaseId} and expires_at > now()`));
+  return Number(row?.n ?? 0);
+}
