@@ -463,6 +463,8 @@ export const RESOURCES: ResourceDef[] = [
         int('halt-min-reports', 'Finished reports (installed, failed, rolled_back) needed before the gate may halt (default 5).'),
         json('penalty-box', 'Penalty box as JSON, e.g. \'{"failures": 3, "window_seconds": null, "rest_seconds": 86400}\'; null for the defaults (those).'),
         json('maintenance-windows', 'Maintenance windows as JSON, e.g. \'[{"days": ["mon","tue"], "start": "22:00", "end": "04:00", "time_zone": "Europe/Berlin"}]\'; null for the cohort\'s.'),
+        int('max-concurrent', 'Concurrency cap: at most this many devices updating the release at once (1..1,000,000); devices beyond it are told to retry later.'),
+        int('slot-timeout-seconds', 'A capped device that never reports finishing frees its place after this many seconds (10..604800; default 3600).'),
       ],
     })),
   },
