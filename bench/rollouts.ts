@@ -192,11 +192,16 @@ await withDatabase(async (databaseUrl) => {
         );
       const emptyBox = () => client.query(`delete from penalty_box where release_id = $1`, [r2Id]);
       // The cap, full: CAP places held by seeded devices, so every connecting device that gets as
-      // far reads the count and is answered retry_later. The window is open now (all week), so
+      // far reads the count and is answered retry_later. The window is open now (all week but the
+      // last minute of each day: an end must differ from its start), so
       // each check evaluates it. Both set through the API (the chain stamp moves), then removed.
       const holders = deviceIds.filter((_, i) => i % 100 === 1).slice(0, CAP).map((row) => row.id as string);
-      const patch = (body: unknown) => fetch(`${canopy.url}/releases/${r2}`, { method: 'PATCH', headers, body: JSON.stringify(body) }).then((r) => r.status);
-      const allWeek = [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '00:00', end: '00:00', time_zone: 'Europe/Berlin' }];
+      const patch = async (body: unknown) => {
+        const response = await fetch(`${canopy.url}/releases/${r2}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
+        if (response.status !== 200) console.error(await response.text());
+        return response.status;
+      };
+      const allWeek = [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '00:00', end: '23:59', time_zone: 'UTC' }];
       const controlsOn = async () => {
         if ((await patch({ max_concurrent: CAP, maintenance_windows: allWeek })) !== 200) throw new Error('could not cap r2');
         await client.query(
@@ -231,6 +236,7 @@ await withDatabase(async (databaseUrl) => {
           `r2 capped at ${CAP} (full) inside an all-week maintenance window (${probe.non2xx} non-2xx in a 1 s probe):`,
       );
       console.log(formatRatio('check with controls', controls.measured, controls.baseline, 0.9), `(baseline: the plain check) [${controls.ratios}]`);
+      console.log(`  connections closed by the server: ${controls.measured.errors} with controls, ${controls.baseline.errors} plain; load average at the end: ${loadAverage()}`);
     }
     if (ONLY === undefined || ONLY === 'convergence') {
       // 4. Convergence of a capped release (lib/cap-convergence.ts).

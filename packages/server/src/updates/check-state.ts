@@ -21,8 +21,8 @@ export interface CheckState {
   overrideIds: string[];
   /** Releases the device rests from (the penalty box), with the end of the rest (ms); may have ended. */
   restUntil: Map<string, number>;
-  /** Live cap slots of each capped release of the cohort (updates/slot-claims.ts). */
-  slotsUsed: Map<string, number>;
+  /** The cohort's capped releases (their live slot counts: slot-claims.ts slotsInUseCached). */
+  cappedIds: string[];
   /** Capped releases the device holds a live slot of. */
   slotsHeld: Set<string>;
 }
@@ -39,8 +39,7 @@ const COHORT_STATE = `select x.cohort_id,
       (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = x.cohort_id) as device_count,
       (select json_agg(json_build_object('id', id, 'claims', phase_claim_count)) from releases where cohort_id = x.cohort_id and phase_value is distinct from 1) as phased,
       exists (select 1 from penalty_box where cohort_id = x.cohort_id and rest_until is not null) as resting,
-      (select json_agg(json_build_object('id', r.id, 'used', (select count(*) from update_slots s where s.release_id = r.id and s.expires_at > now())))
-        from releases r where r.cohort_id = x.cohort_id and r.max_concurrent is not null) as capped`;
+      (select json_agg(r.id) from releases r where r.cohort_id = x.cohort_id and r.max_concurrent is not null) as capped`;
 
 /**
  * The state columns of device `d` (d.id, d.cohort_id): the cohort's parts come from `cohort_state`,
@@ -86,11 +85,11 @@ export type CheckDevice = Pick<
 
 type StateCells = [
   number | null, number | string | null, { id: string; claims: number }[] | null, string[] | null, string[] | null, { r: string; u: string }[] | null,
-  { id: string; used: number }[] | null, string[] | null,
+  string[] | null, string[] | null,
 ];
 
 const NOBODY_RESTING: Map<string, number> = new Map();
-const NO_CAPS: Map<string, number> = new Map();
+const NO_CAPS: string[] = [];
 const NO_SLOTS: Set<string> = new Set();
 
 function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides, resting, capped, slots]: StateCells): CheckState {
@@ -101,7 +100,7 @@ function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides, r
     claimedReleaseIds: new Set(claimed ?? []),
     overrideIds: overrides ?? [],
     restUntil: resting === null ? NOBODY_RESTING : new Map(resting.map((row) => [row.r, Date.parse(row.u)])),
-    slotsUsed: capped === null ? NO_CAPS : new Map(capped.map((row) => [row.id, Number(row.used)])),
+    cappedIds: capped ?? NO_CAPS,
     slotsHeld: slots === null ? NO_SLOTS : new Set(slots),
   };
 }

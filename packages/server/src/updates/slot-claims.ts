@@ -6,6 +6,11 @@
  * no two takes can both see room for the last place. Frees (a finishing report) take no lock:
  * they only ever make the count smaller. A slot past `expires_at` counts for nobody; the take
  * overwrites the device's own and sweeps the release's others.
+ *
+ * The update check reads a release's count from slotsInUseCached: one count per release per
+ * process every COUNT_TTL_MS, shared by the checks of that time. It only decides whether a
+ * check tries a take (below the cap) or answers retry_later at once (full), so a stale count
+ * never lets the cap be exceeded: at worst a freed place waits COUNT_TTL_MS for its next device.
  */
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
@@ -27,11 +32,13 @@ async function rowsOf<T>(query: Promise<unknown>): Promise<T[]> {
  * it already did). False when the cap is full, or the release is no longer capped.
  */
 export async function takeSlot(db: Database, take: SlotTake): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  let cap: number | null = null;
+  const held = await db.transaction(async (tx) => {
     const [release] = await rowsOf<{ cap: number | null; timeout: number | null }>(
       tx.execute(sql`select max_concurrent as cap, slot_timeout_seconds as timeout from releases where id = ${take.releaseId} for update`),
     );
     if (!release || release.cap === null) return false;
+    cap = release.cap;
     const timeout = release.timeout ?? DEFAULT_SLOT_TIMEOUT_SECONDS;
     // A fresh snapshot (after the lock): the count includes every take committed before ours.
     const [granted] = await rowsOf<{ held: boolean }>(
@@ -55,6 +62,8 @@ export async function takeSlot(db: Database, take: SlotTake): Promise<boolean> {
     );
     return granted?.held === true;
   });
+  noteTake(db, take.releaseId, held, cap);
+  return held;
 }
 
 /** The device finished (or deferred) the release: its place goes to the next device. */
@@ -66,4 +75,34 @@ export async function freeSlot(db: Executor, releaseId: string, deviceId: string
 export async function slotsInUse(db: Executor, releaseId: string): Promise<number> {
   const [row] = await rowsOf<{ n: number | string }>(db.execute(sql`select count(*) as n from update_slots where release_id = ${releaseId} and expires_at > now()`));
   return Number(row?.n ?? 0);
+}
+
+/** How long a process reuses a release's count (see the header). */
+const COUNT_TTL_MS = 250;
+const counts = new WeakMap<object, Map<string, { at: number; used: Promise<number> }>>();
+
+function countsOf(db: Executor): Map<string, { at: number; used: Promise<number> }> {
+  let map = counts.get(db);
+  if (!map) counts.set(db, (map = new Map()));
+  return map;
+}
+
+/** The release's live slots as counted at most COUNT_TTL_MS ago by this process. */
+export function slotsInUseCached(db: Executor, releaseId: string): Promise<number> {
+  const map = countsOf(db);
+  const hit = map.get(releaseId);
+  if (hit && Date.now() - hit.at < COUNT_TTL_MS) return hit.used;
+  if (map.size > 10_000) map.clear();
+  const used = slotsInUse(db, releaseId);
+  map.set(releaseId, { at: Date.now(), used });
+  used.catch(() => map.delete(releaseId));
+  return used;
+}
+
+/** After a take: refused means full now; granted means one more than counted. */
+export function noteTake(db: Executor, releaseId: string, granted: boolean, cap: number | null): void {
+  const map = countsOf(db);
+  const hit = map.get(releaseId);
+  if (!granted && cap !== null) map.set(releaseId, { at: Date.now(), used: Promise.resolve(cap) });
+  else if (granted && hit) map.set(releaseId, { at: hit.at, used: hit.used.then((n) => n + 1) });
 }
