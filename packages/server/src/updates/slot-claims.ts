@@ -1,16 +1,11 @@
 /**
- * Concurrency cap slots (rule: core/concurrency-rule.ts), exact with many server processes. A
- * take locks the release row (`for update`) in its own short transaction, then counts the live
- * slots and inserts in a SECOND statement: under READ COMMITTED that statement's snapshot is
- * taken after the lock was granted, so it sees every slot committed by the takes before it, and
- * no two takes can both see room for the last place. Frees (a finishing report) take no lock:
- * they only ever make the count smaller. A slot past `expires_at` counts for nobody; the take
- * overwrites the device's own and sweeps the release's others.
- *
- * The update check reads a release's count from slotsInUseCached: one count per release per
- * process every COUNT_TTL_MS, shared by the checks of that time. It only decides whether a
- * check tries a take (below the cap) or answers retry_later at once (full), so a stale count
- * never lets the cap be exceeded: at worst a freed place waits COUNT_TTL_MS for its next device.
+ * Concurrency cap places (rule: core/concurrency-rule.ts), exact with many server processes: a
+ * take locks the release row, then counts and inserts in a SECOND statement, whose READ COMMITTED
+ * snapshot follows the lock, so no two takes both see room for the last place. Frees (finishing
+ * reports) take no lock: they only shrink the count. A place past `expires_at` counts for nobody.
+ * The check decides whether to try a take from slotsInUseCached (one count per release per
+ * process per COUNT_TTL_MS): a stale count never exceeds the cap, at worst a freed place waits
+ * COUNT_TTL_MS. Why this scheme, and its cost: docs/decisions/011-concurrency-cap-places.md.
  */
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
