@@ -1,15 +1,14 @@
 /**
  * Concurrency cap places (rule: core/concurrency-rule.ts), exact with many server processes: a
- * take locks the release row, then counts and inserts in a SECOND statement, whose READ COMMITTED
- * snapshot follows the lock, so no two takes both see room for the last place. Frees (finishing
- * reports) take no lock: they only shrink the count. A place past `expires_at` counts for nobody.
+ * take (canopy_take_slot, migration 0013) locks the release row, then counts and inserts in
+ * queries whose fresh READ COMMITTED snapshots follow the lock: no two see room for the last
+ * place. One round trip. Frees (finishing reports) take no lock: they only shrink the count. A place past `expires_at` counts for nobody.
  * The check decides whether to try a take from slotsInUseCached (one count per release per
  * process per COUNT_TTL_MS): a stale count never exceeds the cap, at worst a freed place waits
  * COUNT_TTL_MS. Why this scheme, and its cost: docs/decisions/011-concurrency-cap-places.md.
  */
 import { sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/connection';
-import { DEFAULT_SLOT_TIMEOUT_SECONDS } from './core/concurrency-rule';
 
 export interface SlotTake {
   releaseId: string;
@@ -27,37 +26,13 @@ async function rowsOf<T>(query: Promise<unknown>): Promise<T[]> {
  * it already did). False when the cap is full, or the release is no longer capped.
  */
 export async function takeSlot(db: Database, take: SlotTake): Promise<boolean> {
-  let cap: number | null = null;
-  const held = await db.transaction(async (tx) => {
-    const [release] = await rowsOf<{ cap: number | null; timeout: number | null }>(
-      tx.execute(sql`select max_concurrent as cap, slot_timeout_seconds as timeout from releases where id = ${take.releaseId} for update`),
-    );
-    if (!release || release.cap === null) return false;
-    cap = release.cap;
-    const timeout = release.timeout ?? DEFAULT_SLOT_TIMEOUT_SECONDS;
-    // A fresh snapshot (after the lock): the count includes every take committed before ours.
-    const [granted] = await rowsOf<{ held: boolean }>(
-      tx.execute(sql`with swept as (
-          delete from update_slots where release_id = ${take.releaseId} and device_id <> ${take.deviceId} and expires_at <= now()
-        ),
-        live as (
-          select count(*) as n from update_slots where release_id = ${take.releaseId} and device_id <> ${take.deviceId} and expires_at > now()
-        ),
-        taken as (
-          insert into update_slots (release_id, device_id, organization_id, taken_at, expires_at)
-          select ${take.releaseId}, ${take.deviceId}, ${take.organizationId}, now(), now() + make_interval(secs => ${timeout})
-          from live where live.n < ${release.cap}
-          on conflict (release_id, device_id) do update set taken_at = excluded.taken_at, expires_at = excluded.expires_at
-            where update_slots.expires_at <= now()
-          returning 1
-        )
-        select exists (select 1 from taken) or exists (
-          select 1 from update_slots where release_id = ${take.releaseId} and device_id = ${take.deviceId} and expires_at > now()
-        ) as held`),
-    );
-    return granted?.held === true;
-  });
-  noteTake(db, take.releaseId, held, cap);
+  // canopy_take_slot (migration 0013): the release row's lock, then a fresh snapshot per query.
+  const [row] = await rowsOf<{ held: boolean; cap: number | null }>(
+    db.execute(sql`select canopy_take_slot(${take.releaseId}::uuid, ${take.deviceId}::uuid, ${take.organizationId}::uuid) as held,
+      (select max_concurrent from releases where id = ${take.releaseId}) as cap`),
+  );
+  const held = row?.held === true;
+  noteTake(db, take.releaseId, held, row?.cap ?? null);
   return held;
 }
 
