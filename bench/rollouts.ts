@@ -14,10 +14,17 @@
  *    this machine allows the route is, whatever the neighbours' load.
  *
  * 3. The update check (GET /update, as in 2) with the rollout controls active (issue 44: the
- *    penalty box holding 1% of the cohort and half of the connecting devices) beside the plain
- *    check (target: at least 90%).
+ *    penalty box holding 1% of the cohort and half of the connecting devices, a maintenance
+ *    window open now and a concurrency cap of BENCH_CAP, full) beside the plain check (target: at
+ *    least 90%).
+ * 4. Convergence under a cap: BENCH_CAP_DEVICES (default 10,000) devices of their own cohort
+ *    check through the admin API's update check (the same check, without a certificate each) and
+ *    each "installs" for BENCH_INSTALL_SECONDS, then frees its place as its installed report
+ *    would; a refused device waits its retry_after. The time until every device installed is
+ *    printed beside the theoretical minimum (ceil(devices / cap) x install time) and the most
+ *    places ever held at once, sampled.
  *
- * BENCH_ONLY=rollout|ingestion|controls runs one of them; BENCH_BUNDLE=dist-before runs an earlier
+ * BENCH_ONLY=rollout|ingestion|controls|convergence runs one of them; BENCH_BUNDLE=dist-before runs an earlier
  * server bundle (packages/server/dist-before, see compare-bundles.ts) instead of the working tree's. Each comparison runs BENCH_ROUNDS (default 3) rounds of BENCH_SECONDS (default 5) per load,
  * alternating which goes first, after a warm-up of each; the median round's ratio is printed with
  * the p99 over all rounds. Seeding goes straight into the database (devices and their reports in
@@ -33,6 +40,7 @@ import { startCanopy } from './lib/canopy';
 import { makeDeviceCa, makeDevices } from './lib/device-certificates';
 import { enrollFleet } from './lib/fleet-enrollment';
 import { formatRatio, load, type LoadResult } from './lib/load';
+import { capConvergence } from './lib/cap-convergence';
 import { mtlsLoad, percentile, type MtlsLoadResult } from './lib/mtls-load';
 import { withDatabase } from './lib/postgres';
 import { WARM_UP_SECONDS } from './lib/warm-up';
@@ -48,6 +56,12 @@ const BUNDLE = process.env.BENCH_BUNDLE || undefined;
 /** Rows per seeding statement. */
 const SEED_BATCH = 2000;
 const STATUSES = ['downloading', 'installing', 'rebooting', 'installed', 'failed', 'rolled_back'];
+/** The concurrency cap of parts 3 and 4. */
+const CAP = Number(process.env.BENCH_CAP ?? 500);
+const CAP_DEVICES = Number(process.env.BENCH_CAP_DEVICES ?? 10_000);
+const INSTALL_SECONDS = Number(process.env.BENCH_INSTALL_SECONDS ?? 10);
+/** The retry hint's base the server is started with (CANOPY_CAP_RETRY_SECONDS). */
+const RETRY_SECONDS = Number(process.env.BENCH_RETRY_SECONDS ?? 5);
 
 type Measured = { requestsPerSecond: number; p99: number; non2xx: number; errors: number };
 
@@ -76,7 +90,7 @@ async function compare<T extends Measured>(measured: () => Promise<T>, baseline:
 }
 
 await withDatabase(async (databaseUrl) => {
-  const canopy = await startCanopy(databaseUrl, {}, BUNDLE);
+  const canopy = await startCanopy(databaseUrl, { CANOPY_CAP_RETRY_SECONDS: String(RETRY_SECONDS) }, BUNDLE);
   let floor: BareServer | null = null;
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
@@ -177,23 +191,65 @@ await withDatabase(async (databaseUrl) => {
           [r2Id, org.id, cohort.id, boxed],
         );
       const emptyBox = () => client.query(`delete from penalty_box where release_id = $1`, [r2Id]);
+      // The cap, full: CAP places held by seeded devices, so every connecting device that gets as
+      // far reads the count and is answered retry_later. The window is open now (all week but the
+      // last minute of each day: an end must differ from its start), so
+      // each check evaluates it. Both set through the API (the chain stamp moves), then removed.
+      const holders = deviceIds.filter((_, i) => i % 100 === 1).slice(0, CAP).map((row) => row.id as string);
+      const patch = async (body: unknown) => {
+        const response = await fetch(`${canopy.url}/releases/${r2}`, { method: 'PATCH', headers, body: JSON.stringify(body) });
+        if (response.status !== 200) console.error(await response.text());
+        return response.status;
+      };
+      const allWeek = [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '00:00', end: '23:59', time_zone: 'UTC' }];
+      const controlsOn = async () => {
+        if ((await patch({ max_concurrent: CAP, maintenance_windows: allWeek })) !== 200) throw new Error('could not cap r2');
+        await client.query(
+          `insert into update_slots (release_id, device_id, organization_id, taken_at, expires_at) select $1, d, $2, now(), now() + interval '1 hour' from unnest($3::uuid[]) d on conflict do nothing`,
+          [r2Id, org.id, holders],
+        );
+        await fillBox();
+      };
+      const controlsOff = async () => {
+        await emptyBox();
+        await client.query(`delete from update_slots where release_id = $1`, [r2Id]);
+        if ((await patch({ max_concurrent: null, maintenance_windows: null })) !== 200) throw new Error('could not uncap r2');
+      };
       await check(WARM_UP_SECONDS);
+      await controlsOn();
+      const probe = await check(1);
+      await controlsOff();
       const controls = await compare<MtlsLoadResult>(
         async () => {
-          await fillBox();
+          await controlsOn();
           try {
             return await check(SECONDS);
           } finally {
-            await emptyBox();
+            await controlsOff();
           }
         },
         () => check(SECONDS),
         (results) => percentile(results.flatMap((r) => r.latencies).sort((a, b) => a - b), 0.99),
       );
-      console.log(`GET /update over mutual TLS, kept alive, ${boxed.length} devices resting in the penalty box (${CONNECTIONS / 2} of them connecting):`);
+      console.log(
+        `GET /update over mutual TLS, kept alive, ${boxed.length} devices resting in the penalty box (${CONNECTIONS / 2} of them connecting), ` +
+          `r2 capped at ${CAP} (full) inside an all-week maintenance window (${probe.non2xx} non-2xx in a 1 s probe):`,
+      );
       console.log(formatRatio('check with controls', controls.measured, controls.baseline, 0.9), `(baseline: the plain check) [${controls.ratios}]`);
+      console.log(`  connections closed by the server: ${controls.measured.errors} with controls, ${controls.baseline.errors} plain; load average at the end: ${loadAverage()}`);
     }
-    if (ONLY !== 'rollout' && ONLY !== 'controls') {
+    if (ONLY === undefined || ONLY === 'convergence') {
+      // 4. Convergence of a capped release (lib/cap-convergence.ts).
+      const result = await capConvergence({ client, databaseUrl, url: canopy.url, headers, organizationId: org.id, productId: product.id, devices: CAP_DEVICES, cap: CAP, installSeconds: INSTALL_SECONDS });
+      console.log(`Convergence: ${CAP_DEVICES} devices, cap ${CAP}, each install ${INSTALL_SECONDS} s, retry hint ${RETRY_SECONDS} s +-25%:`);
+      console.log(
+        `  ${result.seconds.toFixed(1)} s to every device installed; theoretical minimum ${result.minimumSeconds} s ` +
+          `(ceil(${CAP_DEVICES} / ${CAP}) = ${Math.ceil(CAP_DEVICES / CAP)} waves of ${INSTALL_SECONDS} s: never more than ${CAP} installing, no place ever idle); ` +
+          `${((result.minimumSeconds / result.seconds) * 100).toFixed(1)}% of the minimum's speed`,
+      );
+      console.log(`  ${result.checks} checks (${result.refused} answered retry_later); most places held at once, sampled every 20 ms: ${result.maxHeldSampled} (cap ${CAP})`);
+    }
+    if (ONLY !== 'rollout' && ONLY !== 'controls' && ONLY !== 'convergence') {
       // 2. Report ingestion beside the update check, from the same devices over mutual TLS, and
       // beside its floor (lib/report-ingestion-floor.ts: one durable row per report, grouped).
       const device = { url: `https://127.0.0.1:${canopy.devicePort}`, ca: canopy.deviceServerCaPem(), clients: connecting };

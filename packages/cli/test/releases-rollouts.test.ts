@@ -58,6 +58,13 @@ describe('releases dry-run, rollout, pause, resume, cancel and revert', () => {
     expect(badSoak.stderr).toContain('--soak');
     expect((await ok(['releases', 'penalty-box', third.prn])).penalty_box).toEqual([]);
     expect((await ok(['devices', 'penalty-box', device.prn])).penalty_box).toEqual([]);
+    // The concurrency cap: set, shown in the rollout, a bad value refused naming the field.
+    const capped = (await ok(['releases', 'update', third.prn, '--max-concurrent', '500', '--slot-timeout-seconds', '1800'])).release;
+    expect(capped).toMatchObject({ max_concurrent: 500, slot_timeout_seconds: 1800 });
+    expect((await ok(['releases', 'rollout', third.prn])).rollout).toMatchObject({ max_concurrent: 500, updating_now: 0 });
+    const badCap = await canopy(['releases', 'update', third.prn, '--max-concurrent', '0'], env);
+    expect(badCap.code).toBe(1);
+    expect(badCap.stderr).toContain('max_concurrent');
     const notBoxed = await canopy(['releases', 'penalty-box-release', third.prn, device.prn], env);
     expect(notBoxed.code).toBe(1);
     expect(notBoxed.stderr).toContain('not_found');

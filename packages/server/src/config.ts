@@ -36,6 +36,8 @@ export interface Config {
   deviceTls: DeviceTlsConfig;
   /** New TLS connections per second the device API accepts; excess ones are closed before any TLS work. */
   deviceHandshakeRate: number;
+  /** CANOPY_CAP_RETRY_SECONDS: the retry hint (before its +-25% spread) of a device beyond a release's concurrency cap. */
+  capRetrySeconds: number;
   /** Connections allowed above the rate in one burst (a fleet reconnecting after a network blip). */
   deviceHandshakeBurst: number;
   /** TLS handshakes in flight (accepted, not yet finished) at most; new connections beyond are closed before any TLS work. */
@@ -211,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: 2 * 1024 * 1024,
     deviceTls: deviceTlsConfig(env),
     deviceHandshakeRate: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_RATE', 2000),
+    capRetrySeconds: integer(env, 'CANOPY_CAP_RETRY_SECONDS', 60, 1, 3600),
     deviceHandshakeBurst: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_BURST', 4000),
     deviceHandshakeConcurrency: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_CONCURRENCY', 64),
     deviceHandshakeMaxLoopDelayMs: integer(env, 'CANOPY_DEVICE_HANDSHAKE_MAX_LOOP_DELAY_MS', 50, 10, 60_000),

@@ -86,7 +86,7 @@ export const STEPS: Step[] = [
   { cmd: 'releases create --bundle-prn "$BUNDLE_PRN" --cohort-prn "$COHORT_PRN" --name 1.4.0 --version 1.4.0 --required false --schedule-date 2025-06-11T05:00:00Z', save: { RELEASE_PRN: '.release.prn' } },
   { cmd: 'releases get "$RELEASE_PRN"' },
   { cmd: 'releases list --search "cohort_prn:\'$COHORT_PRN\'"' },
-  { cmd: 'releases update "$RELEASE_PRN" --description "Security fixes"' },
+  { cmd: 'releases update "$RELEASE_PRN" --description "Security fixes" --max-concurrent 500' },
   { cmd: 'releases rollout "$RELEASE_PRN"' },
   { cmd: 'binaries deltas "$BINARY_PRN"' },
   { cmd: 'releases dry-run --bundle-prn "$BUNDLE_PRN" --cohort-prn "$COHORT_PRN" --name 1.4.1 --required false --schedule-date 2025-06-11T05:00:00Z --phase-value 0.1' },

@@ -471,6 +471,8 @@ export const RESOURCES: ResourceDef[] = [
         json('penalty-box', 'Penalty box as JSON, e.g. \'{"failures": 3, "window_seconds": null, "rest_seconds": 86400}\'; null for the defaults (those).'),
         json('maintenance-windows', 'Maintenance windows as JSON, e.g. \'[{"days": ["mon","tue"], "start": "22:00", "end": "04:00", "time_zone": "Europe/Berlin"}]\'; null for the cohort\'s.'),
         duration('soak', 'Success after a soak: a device counts as succeeded once healthy this long after installing (3600, 30m, 6h, 2d); null: installed is success.', { key: 'soak_seconds' }),
+        int('max-concurrent', 'Concurrency cap: at most this many devices updating the release at once (1..1,000,000); devices beyond it are told to retry later.'),
+        int('slot-timeout-seconds', 'A capped device that never reports finishing frees its place after this many seconds (10..604800; default 3600).'),
       ],
     })),
   },

@@ -8,7 +8,7 @@ import { renderWithTheme } from './render';
 function release(name: string, previous: string | null, next: string | null, extra: Partial<Release> = {}): Release {
   return {
     prn: `prn:${name}`, organization_prn: 'prn:1:org', updated_at: '2026-01-01T00:00:00Z', name, bundle_prn: 'b', cohort_prn: 'c', description: null, required: false, disabled: false, schedule_date: null, schedule_complete: true,
-    version: null, phase_mode: 'numeric', phase_tags: null, phase_type: null, phase_value: 1, phase_claim_count: 0, version_requirement: null, halt_failure_ratio: null, halt_min_reports: 10, halted_at: null, paused_at: null, cancelled_at: null, penalty_box: null, maintenance_windows: null, soak_seconds: null, inserted_at: '2026-01-01T00:00:00Z',
+    version: null, phase_mode: 'numeric', phase_tags: null, phase_type: null, phase_value: 1, phase_claim_count: 0, version_requirement: null, halt_failure_ratio: null, halt_min_reports: 10, halted_at: null, paused_at: null, cancelled_at: null, penalty_box: null, maintenance_windows: null, soak_seconds: null, max_concurrent: null, slot_timeout_seconds: null, inserted_at: '2026-01-01T00:00:00Z',
     previous_release_prn: previous ? `prn:${previous}` : null, next_release_prn: next ? `prn:${next}` : null, ...extra,
   };
 }

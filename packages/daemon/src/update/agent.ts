@@ -120,6 +120,14 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
   let state: DaemonState;
   let saving: Promise<void> = Promise.resolve();
   let flushing: Promise<void> | null = null;
+  /** The last check's `retry_after` (a full concurrency cap), in seconds; null: poll as usual. */
+  let retryHintSeconds: number | null = null;
+
+  /** The wait before the next check: the server's retry hint when it gave one, else the interval plus jitter. */
+  function nextPollMs(): number {
+    if (retryHintSeconds !== null) return retryHintSeconds * 1000;
+    return config.update_poll_interval * 1000 + random() * config.update_jitter * 1000;
+  }
 
   /** Applies a transition and saves it; saves run one at a time, each writing the newest state. */
   async function apply(event: UpdateEvent): Promise<void> {
@@ -445,6 +453,7 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
   }
 
   async function checkOnce(signal: AbortSignal): Promise<'continue' | 'stop'> {
+    retryHintSeconds = null;
     await flushReports(signal);
     if (state.phase.name !== 'idle') return drive(signal);
     const running = state.running;
@@ -455,6 +464,12 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
     );
     await apply({ type: 'checked', at: now().toISOString() });
     log.debug('checked for update', { status: check.status });
+    if (check.status === 'retry_later') {
+      // The release's concurrency cap is full: the next poll comes after the server's hint.
+      retryHintSeconds = typeof check.retry_after === 'number' && check.retry_after > 0 ? check.retry_after : null;
+      log.info('update busy; retrying later', { retry_after: retryHintSeconds });
+      return 'continue';
+    }
     if (check.status !== 'update' || !check.bundle) return 'continue';
     const job: Job = {
       release_prn: check.release?.prn ?? null,
@@ -607,7 +622,7 @@ export function createUpdateAgent(deps: AgentDeps): UpdateAgent {
           log.warn('update check failed', { error: message(error) });
         }
         if (outcome === 'stop' || signal.aborted) break;
-        await sleepWithSoak(config.update_poll_interval * 1000 + random() * config.update_jitter * 1000, signal);
+        await sleepWithSoak(nextPollMs(), signal);
       }
       await saving;
       return outcome === 'stop' ? 'stop' : 'aborted';

@@ -8,6 +8,7 @@ import { invalidField } from '../http/errors';
 import { Description, Name, Nullable, Prn, ResourceFields, Timestamp } from '../http/schemas';
 import type { ReleaseFields } from './service';
 import { MAX_SOAK_SECONDS } from '../rollouts/soak-rule';
+import { MAX_CONCURRENT_MAX, SLOT_TIMEOUT_MAX, SLOT_TIMEOUT_MIN } from '../updates/core/concurrency-rule';
 
 export const PhaseMode = Type.Union([Type.Literal('numeric'), Type.Literal('tags')], { description: 'numeric (default): phase_value decides; tags: devices with one of phase_tags.' });
 /** Nullable() only handles single-typed schemas; this is an enum, so null is one more member. */
@@ -58,6 +59,18 @@ export const MaintenanceWindows = (description: string) =>
     ),
     { description, examples: [[{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '22:00', end: '04:00', time_zone: 'Europe/Berlin' }]] },
   );
+export const MaxConcurrent = Type.Integer({
+  minimum: 1,
+  maximum: MAX_CONCURRENT_MAX,
+  description: 'Concurrency cap: at most this many devices updating the release at once (offered, no installed/failed/rolled_back/deferred report yet); a device beyond it is answered `retry_later` with `retry_after` seconds. Null: no cap.',
+  examples: [500],
+});
+export const SlotTimeoutSeconds = Type.Integer({
+  minimum: SLOT_TIMEOUT_MIN,
+  maximum: SLOT_TIMEOUT_MAX,
+  description: 'A device holding a cap slot that never reports finishing frees it after this many seconds. Null: 3600.',
+  examples: [3600],
+});
 export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 100, description: 'A device needs one of these (tags mode).' });
 export const Requirement = Type.String({ minLength: 1, maxLength: 256, description: "An Elixir version requirement, e.g. '~> 1.2' or '>= 1.0.0 and < 2.0.0'." });
 
@@ -84,6 +97,8 @@ export const Release = Type.Object({
   paused_at: Nullable(Timestamp('When an operator paused the release (POST /releases/{prn}/pause): no new offers; null when running.')),
   cancelled_at: Nullable(Timestamp('When an operator cancelled the release (POST /releases/{prn}/cancel): final, never offered again.')),
   penalty_box: Nullable(PenaltyBox),
+  max_concurrent: Nullable(MaxConcurrent),
+  slot_timeout_seconds: Nullable(SlotTimeoutSeconds),
   maintenance_windows: Nullable(MaintenanceWindows("Weekly windows new offers of this release are made in; null: the cohort's windows (none: always).")),
   soak_seconds: Nullable(SoakSeconds),
   next_release_prn: Nullable(Prn('The next (newer) release; null for the latest.')),
@@ -111,6 +126,8 @@ const writable = {
   next_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right before this release.'))),
   previous_release_prn: Type.Optional(Nullable(Prn('Insert (or move) right after this release.'))),
   penalty_box: Type.Optional(Nullable(PenaltyBox)),
+  max_concurrent: Type.Optional(Nullable(MaxConcurrent)),
+  slot_timeout_seconds: Type.Optional(Nullable(SlotTimeoutSeconds)),
   maintenance_windows: Type.Optional(Nullable(MaintenanceWindows("Weekly windows new offers of this release are made in; null: the cohort's windows (none: always)."))),
   soak_seconds: Type.Optional(Nullable(SoakSeconds)),
   paused_at: Type.Optional(Nullable(Type.String({ description: 'Ignored: set by POST /releases/{prn}/pause and /resume.' }))),

@@ -52,6 +52,10 @@ export const releases = pgTable(
     /** Weekly windows new offers are made in (rollouts/window-rule.ts); null = the cohort's. */
     maintenanceWindows: jsonb('maintenance_windows').$type<MaintenanceWindow[]>(),
     penaltyBox: jsonb('penalty_box').$type<{ failures: number; window_seconds: number | null; rest_seconds: number }>(),
+    /** The concurrency cap (updates/core/concurrency-rule.ts): devices updating at once; null = none. */
+    maxConcurrent: integer('max_concurrent'),
+    /** A cap slot whose device never finishes is freed after this; null = the default (1 h). */
+    slotTimeoutSeconds: integer('slot_timeout_seconds'),
     insertedAt: insertedAt(),
     updatedAt: updatedAt(),
   },
@@ -62,6 +66,8 @@ export const releases = pgTable(
     // The update check reads the claim counter of its cohort's (at most one) phased release on
     // every check; this finds it without visiting the other releases of the chain.
     index('releases_cohort_phased').on(t.cohortId).where(sql`phase_value is distinct from 1`),
+    // Likewise its capped releases' slot counts: an uncapped fleet pays one probe of an empty index.
+    index('releases_cohort_capped').on(t.cohortId).where(sql`max_concurrent is not null`),
   ],
 );
 
@@ -112,3 +118,24 @@ export const phaseClaims = pgTable(
   (t) => [uniqueIndex('phase_claims_release_device').on(t.releaseId, t.deviceId), index('phase_claims_device').on(t.deviceId)],
 );
 
+
+/**
+ * A device's place among a capped release's devices updating at once (updates/slot-claims.ts):
+ * taken under the release row's lock, freed by the device's finishing report, or ignored once
+ * `expires_at` passed (then overwritten or swept by a later take).
+ */
+export const updateSlots = pgTable(
+  'update_slots',
+  {
+    releaseId: uuid('release_id')
+      .notNull()
+      .references(() => releases.id, { onDelete: 'cascade' }),
+    deviceId: uuid('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    organizationId: organizationId(),
+    takenAt: timestamptz('taken_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.releaseId, t.deviceId] }), index('update_slots_release_expiry').on(t.releaseId, t.expiresAt), index('update_slots_device').on(t.deviceId)],
+);

@@ -24,6 +24,7 @@ import { haltSettingProblems } from '../rollouts/halt-rule';
 import { penaltySettingProblems } from '../rollouts/penalty-rule';
 import { soakSettingProblems } from '../rollouts/soak-rule';
 import { windowProblems, type MaintenanceWindow } from '../updates/core/window-rule';
+import { capSettingProblems } from '../updates/core/concurrency-rule';
 import { releases } from './schema';
 import { withPrevious, type ReleaseWithPrevious } from './wire';
 
@@ -49,6 +50,8 @@ export interface ReleaseFields {
   penalty_box?: { failures: number; window_seconds: number | null; rest_seconds: number } | null;
   maintenance_windows?: MaintenanceWindow[] | null;
   soak_seconds?: number | null;
+  max_concurrent?: number | null;
+  slot_timeout_seconds?: number | null;
 }
 
 export interface NewRelease extends ReleaseFields {
@@ -106,7 +109,14 @@ async function findRelease(db: Executor, actor: Actor, prn: string): Promise<Rel
 
 /** The stored row a create or PATCH would produce, checked field by field (422). */
 function checkFields(row: ReleaseRow, input: ReleaseFields): void {
-  const problems = [...releaseFieldProblems(row), ...haltSettingProblems(row), ...penaltySettingProblems(row.penaltyBox ?? null), ...windowProblems(row.maintenanceWindows), ...soakSettingProblems(row.soakSeconds)];
+  const problems: { field: string; reason: string; expected?: string | null }[] = [
+    ...releaseFieldProblems(row),
+    ...haltSettingProblems(row),
+    ...penaltySettingProblems(row.penaltyBox ?? null),
+    ...windowProblems(row.maintenanceWindows),
+    ...capSettingProblems(row.maxConcurrent ?? null, row.slotTimeoutSeconds ?? null),
+    ...soakSettingProblems(row.soakSeconds),
+  ];
   if (input.phase_type !== undefined && input.phase_type !== null && input.phase_type !== phaseTypeOf(row.phaseValue)) {
     problems.push({ field: 'phase_type', reason: 'does_not_match_phase_value', expected: phaseTypeOf(row.phaseValue) });
   }
@@ -180,6 +190,8 @@ export async function createRelease(db: Database, actor: Actor, input: NewReleas
       penaltyBox: input.penalty_box ?? null,
       maintenanceWindows: input.maintenance_windows ?? null,
       soakSeconds: input.soak_seconds ?? null,
+      maxConcurrent: input.max_concurrent ?? null,
+      slotTimeoutSeconds: input.slot_timeout_seconds ?? null,
       insertedAt: '',
       updatedAt: '',
     };
@@ -239,6 +251,8 @@ function merged(current: ReleaseRow, bundleId: string, input: ReleaseFields): Re
     penaltyBox: pick(input.penalty_box, current.penaltyBox),
     maintenanceWindows: pick(input.maintenance_windows, current.maintenanceWindows),
     soakSeconds: pick(input.soak_seconds, current.soakSeconds),
+    maxConcurrent: pick(input.max_concurrent, current.maxConcurrent),
+    slotTimeoutSeconds: pick(input.slot_timeout_seconds, current.slotTimeoutSeconds),
   };
 }
 

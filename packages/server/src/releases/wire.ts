@@ -36,6 +36,8 @@ export function releaseToWire(row: ReleaseWithPrevious, now = new Date()) {
     penalty_box: row.penaltyBox ?? null,
     maintenance_windows: row.maintenanceWindows ?? null,
     soak_seconds: row.soakSeconds ?? null,
+    max_concurrent: row.maxConcurrent ?? null,
+    slot_timeout_seconds: row.slotTimeoutSeconds ?? null,
     next_release_prn: prn('release', row.nextReleaseId),
     previous_release_prn: prn('release', row.previousReleaseId),
     ...timestampsOf(row),

@@ -47,6 +47,9 @@ export interface RolloutSnapshot {
   haltFailureRatio: number | null;
   haltMinReports: number;
   soakSeconds: number | null;
+  maxConcurrent: number | null;
+  /** Live cap slots (updates/slot-claims.ts). */
+  updatingNow: number;
   reported: ReportCounts;
   onRelease: number;
   cohortDevices: number;
@@ -66,6 +69,8 @@ interface SnapshotRow {
   halt_failure_ratio: number | null;
   halt_min_reports: number;
   soak_seconds: number | null;
+  max_concurrent: number | null;
+  updating_now: number | string;
   reported: Record<string, number | string> | string | null;
   on_release: number | string;
   cohort_devices: number | string;
@@ -80,7 +85,8 @@ interface SnapshotRow {
 export async function rolloutSnapshot(db: Executor, organizationId: string, releaseId: string, releasePrn: string): Promise<RolloutSnapshot | null> {
   const [row] = await rowsOf<SnapshotRow>(
     db.execute(sql`
-      select r.cohort_id, r.phase_value, r.phase_mode, r.phase_claim_count, r.disabled, r.halted_at::text as halted_at, r.paused_at::text as paused_at, r.cancelled_at::text as cancelled_at, r.halt_failure_ratio, r.halt_min_reports, r.soak_seconds,
+      select r.cohort_id, r.phase_value, r.phase_mode, r.phase_claim_count, r.disabled, r.halted_at::text as halted_at, r.paused_at::text as paused_at, r.cancelled_at::text as cancelled_at, r.halt_failure_ratio, r.halt_min_reports, r.soak_seconds, r.max_concurrent,
+        (select count(*) from update_slots where release_id = r.id and expires_at > now()) as updating_now,
         (select json_object_agg(s.status, s.n) from (select status, sum(device_count) as n from release_report_counts where release_id = r.id group by status) s) as reported,
         (select coalesce(sum(device_count), 0) from release_device_counts where release_prn = ${releasePrn}) as on_release,
         (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = r.cohort_id) as cohort_devices,
@@ -102,6 +108,8 @@ export async function rolloutSnapshot(db: Executor, organizationId: string, rele
     haltFailureRatio: row.halt_failure_ratio === null ? null : Number(row.halt_failure_ratio),
     haltMinReports: Number(row.halt_min_reports),
     soakSeconds: row.soak_seconds === null ? null : Number(row.soak_seconds),
+    maxConcurrent: row.max_concurrent === null ? null : Number(row.max_concurrent),
+    updatingNow: Number(row.updating_now),
     reported,
     onRelease: Number(row.on_release),
     cohortDevices: Number(row.cohort_devices),

@@ -57,6 +57,8 @@ const Rollout = Type.Object({
   soaking: count('Devices installed and still soaking (a release with soak_seconds): not yet counted as succeeded, nor by the health gate.'),
   soak_seconds: Nullable(Type.Integer({ description: "The release's soak; null: none." })),
   deferred: count('Devices whose latest report defers the release: their readiness command said not now (the report\'s reason says why).'),
+  max_concurrent: Nullable(Type.Integer({ description: "The release's concurrency cap; null when it has none." })),
+  updating_now: count('Devices holding a place under the concurrency cap now: offered the release, no finishing (or deferring) report yet, place not timed out. 0 without a cap.'),
   resting: count('Devices resting from the release in the penalty box now (GET /releases/{prn}/penalty_box lists them).'),
   halt_reason: Nullable(Type.String({ description: '`failure_ratio` when halted by the health gate.' })),
   disabled: Type.Boolean(),

@@ -115,6 +115,8 @@ export async function rolloutProgress(db: Database, actor: Actor, prn: string) {
     soaking: outcome.soaking,
     soak_seconds: snapshot.soakSeconds,
     deferred: snapshot.reported.deferred,
+    max_concurrent: snapshot.maxConcurrent,
+    updating_now: snapshot.updatingNow,
     halt_reason: snapshot.haltedAt === null ? null : 'failure_ratio',
     disabled: snapshot.disabled,
     halt_failure_ratio: snapshot.haltFailureRatio,

@@ -27,6 +27,7 @@ import { toRfc3339 } from '../core/time';
 import type { Executor } from '../db/connection';
 import { applyHealthGate } from '../rollouts/halt';
 import { countFailure } from '../rollouts/penalty-box';
+import { freeSlot } from '../updates/slot-claims';
 import { writeReport, type ReportOutcome, type ReportWrite } from './report-writes';
 import type { UpdateReportStatus } from './schema';
 import type { SoakOutcome } from '../rollouts/soak-rule';
@@ -53,6 +54,8 @@ export interface UpdateReportWire {
 }
 
 const FINISHED: ReadonlySet<UpdateReportStatus> = new Set(['installed', 'failed', 'rolled_back']);
+/** Reports after which the device no longer updates the release now: its cap place is free. */
+const FREES_SLOT: ReadonlySet<UpdateReportStatus> = new Set(['installed', 'failed', 'rolled_back', 'deferred']);
 const NEEDS_REASON: ReadonlySet<UpdateReportStatus> = new Set(['failed', 'rolled_back']);
 /** Also need a reason, without counting as a failure. */
 const EXPLAINED: ReadonlySet<UpdateReportStatus> = new Set([...NEEDS_REASON, 'deferred']);
@@ -132,6 +135,8 @@ export async function recordUpdateReport(db: Executor, device: AuthenticatedDevi
     }
     if (outcome.kind === 'release_not_found' || outcome.kind === 'bundle_not_found') throw refusal(outcome.kind);
     if (outcome.kind !== 'written') throw new Error(`update report: unexpected ${outcome.kind}`);
+    // A finished (or deferred) device gives its concurrency cap place to the next (updates/slot-claims.ts).
+    if (releaseId !== null && FREES_SLOT.has(input.status)) await freeSlot(db, releaseId, row.id);
     return {
       prn: resourcePrn(row.organizationId, 'event', outcome.eventId),
       device_prn: write.devicePrn,

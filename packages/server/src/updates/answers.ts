@@ -44,6 +44,7 @@ export async function adminAnswer(db: Executor, platform: Platform, device: Chec
     source_prn: sourcePrn(device.organizationId, result),
     bundle_prn: result.bundleId === null ? null : resourcePrn(device.organizationId, 'bundle', result.bundleId),
     manifest: (await manifestOf(db, platform, device, result))?.map(toAdminManifestEntry) ?? null,
+    ...(result.retryAfterSeconds === null ? {} : { retry_after: result.retryAfterSeconds }),
   };
 }
 
@@ -62,6 +63,7 @@ async function bundleWire(db: Executor, bundleId: string, target: string | null)
 /** Only the expansions asked for are loaded; an absent source answers null for each. */
 export async function deviceAnswer(db: Executor, platform: Platform, device: CheckDevice, loaded: LoadedCheck, result: ResolutionResult, expand: ReadonlySet<UpdateExpansion>, reported: ReportedState = {}): Promise<DeviceUpdateAnswer> {
   const answer: DeviceUpdateAnswer = { status: result.status };
+  if (result.retryAfterSeconds !== null) answer.retry_after = result.retryAfterSeconds;
   if (expand.has('source_type')) answer.source_type = result.sourceType;
   if (expand.has('release')) {
     const release = result.releaseId === null ? null : loaded.releaseRow(result.releaseId);

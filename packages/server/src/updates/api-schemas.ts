@@ -12,7 +12,10 @@ import { Cohort } from '../cohorts/api-schemas';
 import { Nullable, Prn } from '../http/schemas';
 import { Release } from '../releases/api-schemas';
 
-export const UpdateStatus = Type.Union([Type.Literal('update'), Type.Literal('no_update'), Type.Literal('device_quarantine')]);
+export const UpdateStatus = Type.Union([Type.Literal('update'), Type.Literal('no_update'), Type.Literal('device_quarantine'), Type.Literal('retry_later')], {
+  description: '`retry_later`: the release\'s concurrency cap is full; check again after `retry_after` seconds.',
+});
+const RetryAfter = Type.Integer({ minimum: 1, description: 'With `retry_later` only: seconds to wait before checking again (the daemon polls then instead of at its interval).' });
 export const SourceType = Type.Union([Type.Literal('release'), Type.Literal('bundle_override'), Type.Null()], {
   description: 'Where the bundle comes from; null when nothing is offered.',
 });
@@ -24,6 +27,7 @@ export const AdminUpdateAnswer = Type.Object(
     source_prn: Nullable(Prn('The release or bundle override the bundle comes from.')),
     bundle_prn: Nullable(Prn('The bundle to install.')),
     manifest: Nullable(Type.Array(AdminManifestEntry)),
+    retry_after: Type.Optional(RetryAfter),
   },
   { description: 'What the device should run now, with the manifest to install when the status is `update`.' },
 );
@@ -42,6 +46,7 @@ const DeviceBundle = Type.Object(
 export const DeviceUpdateAnswer = Type.Object(
   {
     status: UpdateStatus,
+    retry_after: Type.Optional(RetryAfter),
     source_type: Type.Optional(SourceType),
     release: Type.Optional(Nullable(Release, { description: 'The release the bundle comes from; null for an override or no update.' })),
     bundle: Type.Optional(Nullable(DeviceBundle, { description: 'The bundle to run, with its signatures for the device\'s target; null when nothing is offered.' })),

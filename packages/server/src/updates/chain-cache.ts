@@ -47,6 +47,7 @@ export function toChainRelease(row: ReleaseRow, cohortWindows: MaintenanceWindow
     phaseValue: row.phaseValue,
     phaseTags: row.phaseTags,
     maintenanceWindows: row.maintenanceWindows ?? cohortWindows,
+    maxConcurrent: row.maxConcurrent ?? null,
   };
 }
 

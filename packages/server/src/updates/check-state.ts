@@ -21,6 +21,10 @@ export interface CheckState {
   overrideIds: string[];
   /** Releases the device rests from (the penalty box), with the end of the rest (ms); may have ended. */
   restUntil: Map<string, number>;
+  /** The cohort's capped releases (their live slot counts: slot-claims.ts slotsInUseCached). */
+  cappedIds: string[];
+  /** Capped releases the device holds a live slot of. */
+  slotsHeld: Set<string>;
 }
 
 /**
@@ -34,7 +38,8 @@ const COHORT_STATE = `select x.cohort_id,
       (select version from release_chain_versions where cohort_id = x.cohort_id) as chain_version,
       (select coalesce(sum(device_count), 0) from cohort_device_counts where cohort_id = x.cohort_id) as device_count,
       (select json_agg(json_build_object('id', id, 'claims', phase_claim_count)) from releases where cohort_id = x.cohort_id and phase_value is distinct from 1) as phased,
-      exists (select 1 from penalty_box where cohort_id = x.cohort_id and rest_until is not null) as resting`;
+      exists (select 1 from penalty_box where cohort_id = x.cohort_id and rest_until is not null) as resting,
+      (select json_agg(r.id) from releases r where r.cohort_id = x.cohort_id and r.max_concurrent is not null) as capped`;
 
 /**
  * The state columns of device `d` (d.id, d.cohort_id): the cohort's parts come from `cohort_state`,
@@ -43,12 +48,15 @@ const COHORT_STATE = `select x.cohort_id,
  * whose three subplans run again for every device of the batch. The device's penalty box rows
  * are read only when someone of its cohort rests (the CASE skips the subplan otherwise), so a
  * fleet without failures pays one probe of an empty partial index per cohort of the batch.
+ * Likewise its cap slots only when its cohort has a capped release (releases_cohort_capped).
  * A device outside any cohort has no chain: its cohort parts answer null.
  */
 const STATE_COLUMNS = `c.chain_version, c.device_count, c.phased,
     (select json_agg(release_id) from phase_claims where device_id = d.id),
     (select json_agg(bundle_override_id) from bundle_override_devices where device_id = d.id),
-    case when c.resting then (select json_agg(json_build_object('r', release_id, 'u', rest_until)) from penalty_box where device_id = d.id and rest_until is not null) end`;
+    case when c.resting then (select json_agg(json_build_object('r', release_id, 'u', rest_until)) from penalty_box where device_id = d.id and rest_until is not null) end,
+    c.capped,
+    case when c.capped is not null then (select json_agg(release_id) from update_slots where device_id = d.id and expires_at > now()) end`;
 
 const STATE_BATCH = `with d as materialized (
     select k.id, k.cohort_id, k.ord from ${unnestParameters(1, ['uuid', 'uuid'])} with ordinality as k(id, cohort_id, ord)
@@ -75,11 +83,16 @@ export type CheckDevice = Pick<
   'id' | 'organizationId' | 'cohortId' | 'quarantined' | 'tags' | 'target' | 'reportedReleasePrn' | 'reportedBundlePrn' | 'reportedReleaseVersion'
 >;
 
-type StateCells = [number | null, number | string | null, { id: string; claims: number }[] | null, string[] | null, string[] | null, { r: string; u: string }[] | null];
+type StateCells = [
+  number | null, number | string | null, { id: string; claims: number }[] | null, string[] | null, string[] | null, { r: string; u: string }[] | null,
+  string[] | null, string[] | null,
+];
 
 const NOBODY_RESTING: Map<string, number> = new Map();
+const NO_CAPS: string[] = [];
+const NO_SLOTS: Set<string> = new Set();
 
-function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides, resting]: StateCells): CheckState {
+function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides, resting, capped, slots]: StateCells): CheckState {
   return {
     chainVersion: chainVersion === null ? null : Number(chainVersion),
     cohortDeviceCount: Number(cohortDeviceCount ?? 0),
@@ -87,6 +100,8 @@ function stateOf([chainVersion, cohortDeviceCount, phased, claimed, overrides, r
     claimedReleaseIds: new Set(claimed ?? []),
     overrideIds: overrides ?? [],
     restUntil: resting === null ? NOBODY_RESTING : new Map(resting.map((row) => [row.r, Date.parse(row.u)])),
+    cappedIds: capped ?? NO_CAPS,
+    slotsHeld: slots === null ? NO_SLOTS : new Set(slots),
   };
 }
 

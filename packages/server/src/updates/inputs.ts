@@ -16,6 +16,7 @@ import { chainAt, chainInMemory, type CachedChain } from './chain-cache';
 import { readCheckState, type CheckDevice, type CheckState } from './check-state';
 import type { ChainRelease, DeviceOverride, PhaseClaimState, ResolutionInput, ResolutionResult } from './core/resolution-types';
 import { resolveUpdate } from './core/resolution';
+import { slotsInUseCached } from './slot-claims';
 import type { ReleaseWithPrevious } from '../releases/wire';
 
 /** What the device says it runs: headers on the device API, the body on the admin API. */
@@ -73,14 +74,14 @@ function releaseRowOf(chain: CachedChain, state: CheckState, releaseId: string):
  * Resolution answers a quarantined device or one outside any cohort before it looks at overrides,
  * the chain or claims (core/resolution.ts): such a device needs no state read.
  */
-const NO_STATE: CheckState = { chainVersion: null, cohortDeviceCount: 0, claimCounts: new Map(), claimedReleaseIds: new Set(), overrideIds: [], restUntil: new Map() };
+const NO_STATE: CheckState = { chainVersion: null, cohortDeviceCount: 0, claimCounts: new Map(), claimedReleaseIds: new Set(), overrideIds: [], restUntil: new Map(), cappedIds: [], slotsHeld: new Set() };
 
 function needsState(device: CheckDevice): boolean {
   return !device.quarantined && device.cohortId !== null;
 }
 
 /** `state`: the device's check state when the caller read it with the device (check-state.ts). */
-export async function loadCheck(db: Executor, device: CheckDevice, reported: ReportedState, now: Date, state?: CheckState): Promise<LoadedCheck> {
+export async function loadCheck(db: Executor, device: CheckDevice, reported: ReportedState, now: Date, state?: CheckState, retryBaseSeconds?: number): Promise<LoadedCheck> {
   const org = device.organizationId;
   state ??= needsState(device) ? await readCheckState(db, device.id, device.cohortId) : NO_STATE;
   // The chain is shared by every check of the cohort at this stamp (chain-cache.ts): not copied here.
@@ -88,6 +89,9 @@ export async function loadCheck(db: Executor, device: CheckDevice, reported: Rep
   const chain = cohortId === null ? NO_CHAIN : (chainInMemory(db, cohortId, state.chainVersion) ?? (await chainAt(db, cohortId, state.chainVersion)));
   // Most devices have no override: their rows are read only when there are some.
   const overrides = state.overrideIds.length === 0 ? [] : await db.select().from(bundleOverrides).where(inArray(bundleOverrides.id, state.overrideIds));
+  // A capped release's places in use, for a device not holding one: a short-lived shared count (slot-claims.ts).
+  const slotsUsed = new Map<string, number>();
+  for (const releaseId of state.cappedIds) if (!state.slotsHeld.has(releaseId)) slotsUsed.set(releaseId, await slotsInUseCached(db, releaseId));
 
   const input: LoadedCheck['input'] = {
     device: {
@@ -112,6 +116,8 @@ export async function loadCheck(db: Executor, device: CheckDevice, reported: Rep
       cohortDeviceCount: state.cohortDeviceCount,
     }),
     restUntil: state.restUntil,
+    slots: (releaseId) => ({ held: state.slotsHeld.has(releaseId), used: slotsUsed.get(releaseId) ?? 0 }),
+    retryBaseSeconds,
     now,
   };
   return { input, releaseRow: (releaseId) => releaseRowOf(chain, state, releaseId), overrides };
@@ -140,8 +146,8 @@ export async function resolveWithLookups(db: Executor, input: Omit<ResolutionInp
     };
     // Field by field, not `{ ...input, bundleSigned }`: objects made by that spread missed
     // resolution's property caches on every check (V8's slow path, measured under load).
-    const { device, headers, chain, chainIndex, overrides, phaseClaims, restUntil, now } = input;
-    const result = resolveUpdate({ device, headers, chain, chainIndex, overrides, phaseClaims, restUntil, now, bundleSigned });
+    const { device, headers, chain, chainIndex, overrides, phaseClaims, restUntil, slots, retryBaseSeconds, now } = input;
+    const result = resolveUpdate({ device, headers, chain, chainIndex, overrides, phaseClaims, restUntil, slots, retryBaseSeconds, now, bundleSigned });
     if (unknown.length === 0) return result;
     for (const bundleId of unknown) known.set(bundleId, await isBundleDistributableCached(db, bundleId, target));
   }

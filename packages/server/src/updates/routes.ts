@@ -23,6 +23,8 @@ const ExplainAnswer = Type.Object({
   bundle_prn: Nullable(Type.String()),
   bundle_override_prn: Nullable(Type.String()),
   would_claim: Type.Boolean({ description: 'A check now would take a slot of a phased release.' }),
+  would_take_slot: Type.Boolean({ description: 'A check now would take a place under the release\'s concurrency cap (max_concurrent).' }),
+  retry_after: Nullable(Type.Integer({ description: 'With status `retry_later` (the concurrency cap is full): the seconds the device is told to wait; else null.' })),
   rollout_path: Nullable(Type.String({ description: 'The fleet-wide "why not": GET this path for the rollout of the cohort\'s latest release, with the cohort\'s devices not eligible by reason. Null without a cohort or releases.' })),
   steps: Type.Array(
     Type.Object({

@@ -25,6 +25,8 @@ import type { GuardedAdmission, PendingConnectionWrites } from '../admission/por
 import { writeCheck, type ReportedUpdate } from './check-writes';
 import { bundleObject, deviceObject, idOf, loadSubjects, releaseObject, reportedBundle, reportedRelease, type SubjectLookup } from './event-subjects';
 import type { Claim } from './phase-claims';
+import { freeSlot, takeSlot } from './slot-claims';
+import { slotRefused } from './core/concurrency-rule';
 import type { ResolutionResult } from './core/resolution-types';
 import { adminAnswer, deviceAnswer, explanationToWire, type UpdateExpansion } from './answers';
 import { chainRelease, loadCheck, ownReportedState, resolveWithLookups, type LoadedCheck, type ReportedState } from './inputs';
@@ -205,9 +207,15 @@ export async function checkForUpdate(platform: Platform, asked: CheckDevice, rep
   for (let attempt = 1; ; attempt++) {
     // Against the device this attempt resolves on (a confirmed admission may name another).
     const reported = ownReportedState(device.organizationId, reportedAsSent);
-    const loaded = await loadCheck(db, device, reported, now, attempt === 1 ? options.state : undefined);
+    const loaded = await loadCheck(db, device, reported, now, attempt === 1 ? options.state : undefined, platform.config.capRetrySeconds);
     const input = lost.size === 0 ? loaded.input : withLostSlots(loaded.input, lost);
-    const result = await resolveWithLookups(db, input, device.target);
+    let result = await resolveWithLookups(db, input, device.target);
+    // A capped release's place is taken before anything is written (slot-claims.ts): refused, the
+    // device is told to come back later, and that is what the check records.
+    const slot = result.slot;
+    if (slot !== null && !(await takeSlot(db, { releaseId: slot.releaseId, deviceId: device.id, organizationId: device.organizationId }))) {
+      result = slotRefused(result, device.id, platform.config.capRetrySeconds);
+    }
     const claim = claimOf(device, loaded, result);
     try {
       // A literal of one shape, not a spread of the options: spreading them and redefining two
@@ -223,6 +231,8 @@ export async function checkForUpdate(platform: Platform, asked: CheckDevice, rep
         continue;
       }
     } catch (error) {
+      // Whatever failed, a cap place this attempt took is not kept for an offer never made.
+      if (slot !== null && result.slot !== null) await freeSlot(db, slot.releaseId, device.id);
       if (!(error instanceof SlotRefused) || claim === null) throw error;
       // Another check took the last slot (or the phase changed): resolve again from fresh state.
       if (attempt >= MAX_SLOT_RETRIES) lost.add(claim.releaseId);
@@ -242,7 +252,7 @@ export async function checkForUpdate(platform: Platform, asked: CheckDevice, rep
  * event, so "phase_slot_available" means a check now would take a slot.
  */
 export async function explainUpdate(platform: Platform, device: CheckDevice, reported: ReportedState, now = platform.now?.() ?? new Date()) {
-  const loaded = await loadCheck(platform.db, device, ownReportedState(device.organizationId, reported), now);
+  const loaded = await loadCheck(platform.db, device, ownReportedState(device.organizationId, reported), now, undefined, platform.config.capRetrySeconds);
   const result = await resolveWithLookups(platform.db, loaded.input, device.target);
   const latest = loaded.input.chain.at(-1);
   return {
@@ -252,6 +262,8 @@ export async function explainUpdate(platform: Platform, device: CheckDevice, rep
     bundle_prn: result.bundleId === null ? null : resourcePrn(device.organizationId, 'bundle', result.bundleId),
     bundle_override_prn: result.overrideId === null ? null : resourcePrn(device.organizationId, 'bundle_override', result.overrideId),
     would_claim: result.claim !== null,
+    would_take_slot: result.slot !== null,
+    retry_after: result.retryAfterSeconds,
     // The fleet-wide "why not" of the cohort's latest release (rollouts/routes.ts).
     rollout_path: latest === undefined ? null : `/releases/${resourcePrn(device.organizationId, 'release', latest.id)}/rollout`,
     steps: explanationToWire(device.organizationId, result),

@@ -2,7 +2,8 @@
 import { Box, Group, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { countOf } from '../../ui/count';
 import type { Rollout } from './queries';
-import { summarizeRollout, type BucketKey } from './rollout-summary';
+import { capText } from './RolloutProgress';
+import { statusLabel, summarizeRollout, type BucketKey } from './rollout-summary';
 
 export const BUCKET_COLORS: Record<BucketKey, string> = { on_it: 'teal', in_progress: 'blue', failed: 'red', waiting: 'yellow', not_offered: 'gray' };
 
@@ -18,6 +19,7 @@ export function RolloutBreakdown({ rollout, onShow }: { rollout: Rollout; onShow
         <Text data-testid="rollout-headline">
           {onIt.count} of {countOf(total, 'device')} on it ({onIt.percent} %)
           {rollout.claimed !== null && rollout.claimed !== undefined && ` · ${countOf(rollout.claimed, 'device')} claimed a phase slot`}
+          {rollout.max_concurrent !== null && rollout.max_concurrent !== undefined && ` · ${capText(rollout)}`}
         </Text>
         <Progress.Root size="lg" aria-hidden>
           {buckets.filter((b) => b.count > 0).map((b) => (

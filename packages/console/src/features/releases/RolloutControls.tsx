@@ -82,8 +82,12 @@ export interface RolloutSettings {
   penalty_box: PenaltyBoxSetting | null;
   /** One window here; the API and CLI take several. Null: the cohort's windows. */
   maintenance_windows: MaintenanceWindowSetting[] | null;
+  /** The concurrency cap: devices updating the release at once; null: no cap. */
+  max_concurrent: number | null;
+  /** A capped device that never reports frees its place after this; null: 3600 s. */
+  slot_timeout_seconds: number | null;
 }
-export const DEFAULT_ROLLOUT_SETTINGS: RolloutSettings = { penalty_box: null, maintenance_windows: null };
+export const DEFAULT_ROLLOUT_SETTINGS: RolloutSettings = { penalty_box: null, maintenance_windows: null, max_concurrent: null, slot_timeout_seconds: null };
 const WINDOW_START: MaintenanceWindowSetting = { days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '22:00', end: '04:00', time_zone: 'UTC' };
 const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 /** The server's defaults, shown when the user starts from them. */
@@ -110,6 +114,28 @@ export function RolloutSettingsFields({ value, onChange }: { value: RolloutSetti
           <NumberInput label="Rest (seconds)" min={1} value={box.rest_seconds} onChange={(v) => setBox({ rest_seconds: Number(v) })} w={160} />
         </Group>
       )}
+      <Group>
+        <NumberInput
+          label="Updating at once, at most"
+          description="Empty: no cap; beyond it devices retry later"
+          min={1}
+          max={1_000_000}
+          value={value.max_concurrent ?? ''}
+          onChange={(v) => onChange({ ...value, max_concurrent: numberOrNull(v) })}
+          w={220}
+        />
+        {value.max_concurrent !== null && (
+          <NumberInput
+            label="Place freed after (seconds)"
+            description="Empty: 3600; a device that never reports"
+            min={10}
+            max={604_800}
+            value={value.slot_timeout_seconds ?? ''}
+            onChange={(v) => onChange({ ...value, slot_timeout_seconds: numberOrNull(v) })}
+            w={220}
+          />
+        )}
+      </Group>
       <Checkbox
         label="Own maintenance window (default: the cohort's; outside it no new device is offered the release)"
         checked={window !== null}

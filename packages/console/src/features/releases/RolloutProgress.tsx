@@ -6,6 +6,11 @@ import { useRollouts, type Release } from './queries';
 import { RolloutControls } from './RolloutControls';
 import { releaseState } from './release-state';
 
+/** The concurrency cap's use: devices holding a place now, of the cap. */
+export function capText(rollout: { updating_now: number; max_concurrent: number | null }): string {
+  return `updating now ${rollout.updating_now} of ${rollout.max_concurrent}`;
+}
+
 export function RolloutProgress({ releases }: { releases: Release[] }) {
   const rollouts = useRollouts(releases);
   if (releases.length === 0) return null;
@@ -41,7 +46,10 @@ export function RolloutProgress({ releases }: { releases: Release[] }) {
                     </AnchorLink>
                   </Table.Td>
                   <Table.Td data-testid="rollout-counts">{r ? `${r.on_release} / ${r.eligible} / ${r.cohort_devices}` : '…'}</Table.Td>
-                  <Table.Td>{r ? r.reported.downloading + r.reported.installing + r.reported.rebooting : '…'}</Table.Td>
+                  <Table.Td>
+                    {r ? r.reported.downloading + r.reported.installing + r.reported.rebooting : '…'}
+                    {r && r.max_concurrent !== null && <Box fz="xs" c="dimmed" data-testid="rollout-cap">{capText(r)}</Box>}
+                  </Table.Td>
                   {/* With a soak: confirmed devices, and those installed and still soaking beside them. */}
                   <Table.Td data-testid="rollout-succeeded">{r ? `${r.succeeded}${r.soak_seconds ? ` (${r.soaking} soaking)` : ''}` : '…'}</Table.Td>
                   <Table.Td>{r ? r.reported.failed + r.reported.rolled_back : '…'}</Table.Td>

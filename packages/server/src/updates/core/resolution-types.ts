@@ -52,6 +52,8 @@ export interface ChainRelease {
   phaseTags: readonly string[] | null;
   /** The release's maintenance windows, else its cohort's (chain-cache.ts); null = always open. */
   maintenanceWindows: readonly MaintenanceWindow[] | null;
+  /** The concurrency cap (concurrency-rule.ts): devices updating at once; null = no cap. */
+  maxConcurrent: number | null;
 }
 
 /** A bundle override attached to the device (active or not; resolution checks the window). */
@@ -72,6 +74,14 @@ export interface PhaseClaimState {
   cohortDeviceCount: number;
 }
 
+/** What the database knew about a capped release's slots when the check read its state. */
+export interface SlotState {
+  /** The device holds a live slot of this release. */
+  held: boolean;
+  /** Live slots (not timed out) of the release at the read. */
+  used: number;
+}
+
 export interface ResolutionInput {
   device: ResolutionDevice;
   headers: PositionHeaders;
@@ -86,10 +96,14 @@ export interface ResolutionInput {
   phaseClaims: (releaseId: string) => PhaseClaimState;
   /** The penalty box: releases the device rests from, with when the rest ends (ms); absent = none. */
   restUntil?: ReadonlyMap<string, number>;
+  /** Slot state of a capped release (maxConcurrent set); absent = every cap has room and no slot is held. */
+  slots?: (releaseId: string) => SlotState;
+  /** The base of the retry hint a device beyond a full cap gets (seconds); absent = the default. */
+  retryBaseSeconds?: number;
   now: Date;
 }
 
-export type ResolutionStatus = 'update' | 'no_update' | 'device_quarantine';
+export type ResolutionStatus = 'update' | 'no_update' | 'device_quarantine' | 'retry_later';
 export type SourceType = 'release' | 'bundle_override';
 
 export type ExplainStepName =
@@ -100,7 +114,8 @@ export type ExplainStepName =
   | 'walk_forward'
   | 'walk_backward'
   | 'bundle_signed'
-  | 'already_current';
+  | 'already_current'
+  | 'concurrency';
 
 export type ExplainReason =
   // gatekeeping
@@ -140,7 +155,11 @@ export type ExplainReason =
   | 'unsigned_binaries'
   | 'signed'
   | 'already_current'
-  | 'new_for_device';
+  | 'new_for_device'
+  // the concurrency cap
+  | 'concurrency_slot_held'
+  | 'concurrency_slot_available'
+  | 'concurrency_full';
 
 export type ExplainDetail = Record<string, string | number | boolean | null>;
 
@@ -162,5 +181,9 @@ export interface ResolutionResult {
   overrideId: string | null;
   /** The device must take a slot of this phased release (emit `device.claimed_release`). */
   claim: { releaseId: string } | null;
+  /** The device must take a slot of this capped release (updates/slot-claims.ts); refused = retry_later. */
+  slot: { releaseId: string } | null;
+  /** Set only when status is `retry_later`: come back after this many seconds. */
+  retryAfterSeconds: number | null;
   explanation: ExplainStep[];
 }

@@ -21,6 +21,7 @@ function release(id: string, fields: Partial<ChainRelease> = {}): ChainRelease {
     phaseValue: 1,
     phaseTags: null,
     maintenanceWindows: null,
+    maxConcurrent: null,
     ...fields,
   };
 }
@@ -309,6 +310,27 @@ describe('resolveUpdate: walking backward', () => {
     expect(resolveUpdate(input({ chain: phased, headers: { releaseId: 'r1' } })).status).toBe('no_update');
   });
 
+  it('asks for a slot of a capped release below its cap, answers retry_later beyond it, keeps a held slot', () => {
+    const chain = [release('r1'), release('r2', { maxConcurrent: 2 })];
+    const room = resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, slots: () => ({ held: false, used: 1 }) }));
+    expect(room).toMatchObject({ status: 'update', releaseId: 'r2', slot: { releaseId: 'r2' } });
+    expect(reasons(room).at(-1)).toBe('concurrency:concurrency_slot_available');
+    const full = resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, slots: () => ({ held: false, used: 2 }), retryBaseSeconds: 40 }));
+    expect(full).toMatchObject({ status: 'retry_later', releaseId: null, bundleId: null, slot: null });
+    expect(full.retryAfterSeconds).toBeGreaterThanOrEqual(30);
+    expect(full.explanation.at(-1)).toMatchObject({ reason: 'concurrency_full', detail: { max_concurrent: 2, updating: 2, retry_after_seconds: full.retryAfterSeconds } });
+    const held = resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, slots: () => ({ held: true, used: 2 }) }));
+    expect(held).toMatchObject({ status: 'update', releaseId: 'r2', slot: null });
+    // A device already on the capped release needs no slot, full or not.
+    expect(resolveUpdate(input({ chain, headers: { releaseId: 'r2' }, slots: () => ({ held: false, used: 2 }) })).status).toBe('no_update');
+  });
+
+  it('keeps offering a paused or closed-window release to a device holding its cap slot', () => {
+    const chain = [release('r1'), release('r2', { maxConcurrent: 2, paused: true })];
+    expect(resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, slots: () => ({ held: true, used: 2 }) })).releaseId).toBe('r2');
+    expect(resolveUpdate(input({ chain, headers: { releaseId: 'r1' }, slots: () => ({ held: false, used: 0 }) })).status).toBe('no_update');
+  });
+
   it('skips a release before its schedule date, takes it at the date', () => {
     const chain = [release('r1'), release('r2', { scheduleDate: new Date(NOW.getTime() + 1) })];
     const early = resolveUpdate(input({ chain }));
@@ -448,6 +470,7 @@ const releaseArbitrary = (index: number): fc.Arbitrary<ChainRelease> =>
     phaseValue: fc.constantFrom(1, 1, 1, 0, 0.1, 0.5, 3, null),
     phaseTags: fc.option(fc.subarray(TAGS)),
     maintenanceWindows: fc.constantFrom(null, null, null, [{ days: ['wed'], start: '11:00', end: '13:00', time_zone: 'UTC' }], [{ days: ['wed'], start: '13:00', end: '14:00', time_zone: 'UTC' }]),
+    maxConcurrent: fc.constantFrom(null, null, null, 1),
   });
 
 const chainArbitrary = fc.integer({ min: 0, max: 7 }).chain((length) => fc.tuple(...Array.from({ length }, (_, i) => releaseArbitrary(i))));

@@ -18,6 +18,7 @@
  * - A claim is returned only with status `update`: a release rejected later (unsigned, already
  *   current) does not consume a slot.
  */
+import { capDecision } from './concurrency-rule';
 import { insideWindows, nextWindowStart } from './window-rule';
 import { isPhased, phaseDecision } from './phase';
 import type {
@@ -37,7 +38,7 @@ function releaseSubject(release: ChainRelease): ExplainStep['subject'] {
 }
 
 function noUpdate(explanation: ExplainStep[], status: ResolutionStatus = 'no_update'): ResolutionResult {
-  return { status, sourceType: null, releaseId: null, bundleId: null, overrideId: null, claim: null, explanation };
+  return { status, sourceType: null, releaseId: null, bundleId: null, overrideId: null, claim: null, slot: null, retryAfterSeconds: null, explanation };
 }
 
 function isActive(override: DeviceOverride, now: Date): boolean {
@@ -79,6 +80,8 @@ function resolveOverride(input: ResolutionInput, override: DeviceOverride, steps
     bundleId: override.bundleId,
     overrideId: override.id,
     claim: null,
+    slot: null,
+    retryAfterSeconds: null,
     explanation: steps,
   };
 }
@@ -175,6 +178,12 @@ interface Usable {
   needsClaim: boolean;
 }
 
+/** The device holds a phase claim or a live cap slot of the release: it was offered it already. */
+function alreadyOffered(input: ResolutionInput, release: ChainRelease): boolean {
+  if (isPhased(release) && input.phaseClaims(release.id).deviceHasClaim) return true;
+  return release.maxConcurrent !== null && input.slots !== undefined && input.slots(release.id).held;
+}
+
 /** Step 4: from the target back to the start, the first release the device may have now. */
 function walkBackward(input: ResolutionInput, target: number, position: Position, steps: ExplainStep[]): Usable | null {
   const { chain, now } = input;
@@ -189,8 +198,8 @@ function walkBackward(input: ResolutionInput, target: number, position: Position
       steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'cancelled' });
       continue;
     }
-    // A pause stops new offers: a device that already holds a slot of the phase was offered it.
-    if (release.paused && !(isPhased(release) && input.phaseClaims(release.id).deviceHasClaim)) {
+    // A pause stops new offers: a device that already holds a slot of the phase or cap was offered it.
+    if (release.paused && !alreadyOffered(input, release)) {
       steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'paused' });
       continue;
     }
@@ -200,8 +209,8 @@ function walkBackward(input: ResolutionInput, target: number, position: Position
       steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'penalty_box', detail: { rest_until: new Date(restUntil).toISOString() } });
       continue;
     }
-    // Outside every window no new offer: a slot holder of a phased release was offered it already.
-    if (release.maintenanceWindows !== null && !insideWindows(release.maintenanceWindows, now.getTime()) && !(isPhased(release) && input.phaseClaims(release.id).deviceHasClaim)) {
+    // Outside every window no new offer: a slot holder (phase or cap) was offered it already.
+    if (release.maintenanceWindows !== null && !insideWindows(release.maintenanceWindows, now.getTime()) && !alreadyOffered(input, release)) {
       const next = nextWindowStart(release.maintenanceWindows, now.getTime());
       steps.push({ step: 'walk_backward', subject, outcome: 'skipped', reason: 'outside_maintenance_window', detail: { next_window_at: next === null ? null : new Date(next).toISOString() } });
       continue;
@@ -288,6 +297,18 @@ export function resolveUpdate(input: ResolutionInput): ResolutionResult {
     return noUpdate(steps);
   }
   steps.push({ step: 'already_current', subject, outcome: 'taken', reason: 'new_for_device' });
+  // The concurrency cap comes last: only a device that would be offered the release counts.
+  let slot: ResolutionResult['slot'] = null;
+  if (release.maxConcurrent !== null) {
+    const decision = capDecision(release.maxConcurrent, input.slots?.(release.id) ?? { held: false, used: 0 }, device.id, input.retryBaseSeconds);
+    if (decision.kind === 'full') {
+      const detail = { ...decision.detail, retry_after_seconds: decision.retryAfterSeconds };
+      steps.push({ step: 'concurrency', subject, outcome: 'skipped', reason: 'concurrency_full', detail });
+      return { ...noUpdate(steps, 'retry_later'), retryAfterSeconds: decision.retryAfterSeconds };
+    }
+    steps.push({ step: 'concurrency', subject, outcome: 'taken', reason: decision.kind === 'held' ? 'concurrency_slot_held' : 'concurrency_slot_available', detail: decision.detail });
+    if (decision.kind === 'take') slot = { releaseId: release.id };
+  }
   return {
     status: 'update',
     sourceType: 'release',
@@ -295,6 +316,8 @@ export function resolveUpdate(input: ResolutionInput): ResolutionResult {
     bundleId: release.bundleId,
     overrideId: null,
     claim: usable.needsClaim ? { releaseId: release.id } : null,
+    slot,
+    retryAfterSeconds: null,
     explanation: steps,
   };
 }
