@@ -10,7 +10,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { useSimulatorServer } from './support/simulator-server';
+import { until, useSimulatorServer } from './support/simulator-server';
 import { publishRelease } from '../src/simulator/fleet-setup';
 import { simulate } from '../src/simulator/simulate';
 
@@ -28,14 +28,6 @@ const WINDOW = { start: `${String(HOUR).padStart(2, '0')}:00`, end: `${String((H
 const server = useSimulatorServer(() => ({ capRetrySeconds: 1 }));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const until = async (what: string, done: () => boolean | Promise<boolean>, seconds: number) => {
-  const deadline = Date.now() + seconds * 1000;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${seconds} s waiting for ${what}`);
-    await sleep(200);
-  }
-};
-
 it(`moves ${DEVICES} simulated devices through a cap of ${CAP}, inside a window, resting the faulty ones`, { timeout: 300_000 }, async () => {
   const running: (string | null)[] = Array.from({ length: DEVICES }, () => null);
   let r2Prn = '';

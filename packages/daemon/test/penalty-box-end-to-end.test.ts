@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import { expect, it } from 'vitest';
-import { useSimulatorServer } from './support/simulator-server';
+import { until, useSimulatorServer } from './support/simulator-server';
 import { publishRelease } from '../src/simulator/fleet-setup';
 import { simulate } from '../src/simulator/simulate';
 
@@ -19,14 +19,6 @@ const REST_SECONDS = 8;
 const BINARY_BYTES = 512;
 
 const server = useSimulatorServer();
-
-const until = async (what: string, done: () => boolean | Promise<boolean>, seconds: number) => {
-  const deadline = Date.now() + seconds * 1000;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${seconds} s waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-};
 
 interface Entry {
   device_prn: string;

@@ -22,6 +22,7 @@ import { startTestServer, type ApiResponse, type TestServer } from '../../server
 import { startReceiver, type Receiver } from '../../server/test/support/webhook-receiver';
 import { publishRelease } from '../src/simulator/fleet-setup';
 import { simulate, simulatorWorkDir } from '../src/simulator/simulate';
+import { until } from './support/simulator-server';
 
 const DEVICES = 200;
 const CANARIES = 40;
@@ -52,14 +53,6 @@ interface Seen {
   /** The number of the check (1-based) that was offered each release, latest offer kept. */
   offeredAt: Map<string, number>;
 }
-
-const until = async (what: string, done: () => boolean | Promise<boolean>, seconds: number) => {
-  const deadline = Date.now() + seconds * 1000;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${seconds} s waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 it(`halts a release failing on 30% of ${DEVICES} simulated devices, keeps it from the rest, and reverts every device`, { timeout: 600_000 }, async () => {
   const hook = await t.api('POST', '/webhooks', { url: receiver.url, enabled_events: ['release.halted'] });
@@ -111,7 +104,7 @@ it(`halts a release failing on 30% of ${DEVICES} simulated devices, keeps it fro
         version: '2.0.0',
         release: { phase_mode: 'tags', phase_tags: ['canary'], halt_failure_ratio: 0.2, halt_min_reports: 20 },
       });
-      await until('r2 to halt', async () => (await t.api('GET', `/releases/${r2.releasePrn}`)).body.release.disabled, 120);
+      await until('r2 to halt', async () => (await t.api('GET', `/releases/${r2.releasePrn}`)).body.release.disabled, 120, 100);
       const halted = (await t.api('GET', `/releases/${r2.releasePrn}`)).body.release;
       expect(halted.halted_at).not.toBeNull();
       // Opened to the whole cohort: only the gate stands between r2 and the other devices now.
@@ -119,7 +112,7 @@ it(`halts a release failing on 30% of ${DEVICES} simulated devices, keeps it fro
       const checksAtHalt = seen.map((d) => d.checks);
 
       // Every device checks twice more: the second of those began after the halt and the opening.
-      await until('two more checks of every device', () => seen.every((d, i) => d.checks >= checksAtHalt[i] + 2), 4 * POLL_SECONDS + 60);
+      await until('two more checks of every device', () => seen.every((d, i) => d.checks >= checksAtHalt[i] + 2), 4 * POLL_SECONDS + 60, 100);
       const started = seen.filter((d) => d.offeredAt.has(r2.releasePrn));
       // A check under way when the halt landed may still have been offered r2; no later one was.
       const lateOffers = seen.filter((d, i) => (d.offeredAt.get(r2.releasePrn) ?? 0) > checksAtHalt[i] + 1);
@@ -139,7 +132,7 @@ it(`halts a release failing on 30% of ${DEVICES} simulated devices, keeps it fro
 
       // The webhook received release.halted once, with the counts that crossed the line.
       const halts = () => receiver.requests.filter((request) => request.body?.type === 'release');
-      await until('the release.halted delivery', () => halts().length > 0, 30);
+      await until('the release.halted delivery', () => halts().length > 0, 30, 100);
       const { data } = halts()[0].body.data;
       expect(halts()[0].body.data.type).toBe('halted');
       expect(data).toMatchObject({ release: r2.releasePrn, halt_failure_ratio: 0.2, halt_min_reports: 20, rolled_back: 0 });
@@ -153,7 +146,7 @@ it(`halts a release failing on 30% of ${DEVICES} simulated devices, keeps it fro
       expect(reverted.status, JSON.stringify(reverted.body)).toBe(201);
       const r3 = reverted.body.release;
       expect(r3.bundle_prn).toBe(r1.bundlePrn);
-      await until('every device on r1 bundle', () => seen.every((d) => d.idle && d.runningBundle === r1.bundlePrn), 4 * POLL_SECONDS + 60);
+      await until('every device on r1 bundle', () => seen.every((d) => d.idle && d.runningBundle === r1.bundlePrn), 4 * POLL_SECONDS + 60, 100);
       expect(seen.filter((d) => d.runningRelease === r3.prn).length).toBe(onR2);
       // And the server agrees: r3's reports count the devices that came back through it.
       const back = (await t.api('GET', `/releases/${r3.prn}/rollout`)).body.rollout;

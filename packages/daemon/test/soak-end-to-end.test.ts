@@ -10,7 +10,7 @@
  * PostgreSQL with DATABASE_URL.
  */
 import { expect, it } from 'vitest';
-import { useSimulatorServer } from './support/simulator-server';
+import { until, useSimulatorServer } from './support/simulator-server';
 import { publishRelease } from '../src/simulator/fleet-setup';
 import { simulate } from '../src/simulator/simulate';
 
@@ -21,14 +21,6 @@ const BINARY_BYTES = 512;
 const GATE = { halt_failure_ratio: 0.2, halt_min_reports: 20 };
 
 const server = useSimulatorServer();
-
-const until = async (what: string, done: () => boolean | Promise<boolean>, seconds: number) => {
-  const deadline = Date.now() + seconds * 1000;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${seconds} s waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-};
 
 it(`halts a release whose soak fails on 30% of ${DEVICES} simulated devices, which installed counts alone would pass`, { timeout: 300_000 }, async () => {
   const running: (string | null)[] = Array.from({ length: DEVICES }, () => null);

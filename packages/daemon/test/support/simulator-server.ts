@@ -36,3 +36,12 @@ export function useSimulatorServer(overrides: () => Promise<Partial<Config>> | P
     target: () => ({ adminUrl: t!.url, apiKey: t!.apiKey, deviceUrl: t!.deviceUrl, serverCaPem: t!.deviceServerCaPem, workDir: workDir! }),
   };
 }
+
+/** Polls `done` until it holds, failing after `seconds` with what was awaited. */
+export async function until(what: string, done: () => boolean | Promise<boolean>, seconds: number, everyMs = 200): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${seconds} s waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}

@@ -102,10 +102,9 @@ export const cohortDeviceCounts = pgTable(
   (t) => [primaryKey({ columns: [t.cohortId, t.stripe] })],
 );
 
-/** One slot of a phased release held by one device: stable, at most one per (release, device). */
-export const phaseClaims = pgTable(
-  'phase_claims',
-  {
+/** The key of a row about one device and one release, both deleted with it; and its organization. */
+export function releaseDeviceColumns() {
+  return {
     releaseId: uuid('release_id')
       .notNull()
       .references(() => releases.id, { onDelete: 'cascade' }),
@@ -113,6 +112,14 @@ export const phaseClaims = pgTable(
       .notNull()
       .references(() => devices.id, { onDelete: 'cascade' }),
     organizationId: organizationId(),
+  };
+}
+
+/** One slot of a phased release held by one device: stable, at most one per (release, device). */
+export const phaseClaims = pgTable(
+  'phase_claims',
+  {
+    ...releaseDeviceColumns(),
     insertedAt: insertedAt(),
   },
   (t) => [uniqueIndex('phase_claims_release_device').on(t.releaseId, t.deviceId), index('phase_claims_device').on(t.deviceId)],
@@ -127,13 +134,7 @@ export const phaseClaims = pgTable(
 export const updateSlots = pgTable(
   'update_slots',
   {
-    releaseId: uuid('release_id')
-      .notNull()
-      .references(() => releases.id, { onDelete: 'cascade' }),
-    deviceId: uuid('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
-    organizationId: organizationId(),
+    ...releaseDeviceColumns(),
     takenAt: timestamptz('taken_at').notNull(),
     expiresAt: timestamptz('expires_at').notNull(),
   },

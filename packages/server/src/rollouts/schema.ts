@@ -7,9 +7,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
-import { organizationId, timestamptz, updatedAt } from '../db/columns';
-import { devices } from '../devices/schema';
-import { releases } from '../releases/schema';
+import { timestamptz, updatedAt } from '../db/columns';
+import { releaseDeviceColumns, releases } from '../releases/schema';
 
 /** Devices whose latest report for the release has each status (device_update_reports). */
 export const releaseReportCounts = pgTable(
@@ -49,13 +48,7 @@ export const releaseDeviceCounts = pgTable(
 export const penaltyBox = pgTable(
   'penalty_box',
   {
-    releaseId: uuid('release_id')
-      .notNull()
-      .references(() => releases.id, { onDelete: 'cascade' }),
-    deviceId: uuid('device_id')
-      .notNull()
-      .references(() => devices.id, { onDelete: 'cascade' }),
-    organizationId: organizationId(),
+    ...releaseDeviceColumns(),
     cohortId: uuid('cohort_id').notNull(),
     /** Failures since the device last left the box (or was released), oldest first; at most the rule's count. */
     failedAt: timestamptz('failed_at').array().notNull().default(sql`'{}'`),

@@ -5,76 +5,29 @@
  * holds a place, exactly, at every moment) and sampled from the database. Then a place whose
  * device never reports is freed after the release's slot timeout. PostgreSQL only.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { deviceEnrollment, type EnrolledDevice } from '../support/device-json-client';
-import type { DeviceTarget } from '../support/device-client';
-import { createFleet } from '../support/fleet';
-import { freePort, spawnServer, type ServerProcess } from '../support/server-process';
-import type { Api } from '../support/server';
+import type { EnrolledDevice } from '../support/device-json-client';
+import { enrolledCohort, processApi, startTwoProcesses, type TwoProcesses } from '../support/two-processes';
 
-const API_KEY = `cnpy_test_${'k'.repeat(32)}`;
 const DEVICES = 60;
 const CAP = 5;
-
-function adminApi(url: string): Api {
-  return async (method, urlPath, body) => {
-    const response = await fetch(`${url}${urlPath}`, {
-      method,
-      headers: { authorization: `Bearer ${API_KEY}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
-  };
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!process.env.DATABASE_URL)('the concurrency cap across two server processes', () => {
-  let database: TestDatabase;
-  let dataDir: string;
-  const servers: ServerProcess[] = [];
-  const targets: DeviceTarget[] = [];
-
+  let processes: TwoProcesses;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cap-'));
-    for (let i = 0; i < 2; i++) {
-      const devicePort = await freePort();
-      const env = {
-        DATABASE_URL: database.url!,
-        CANOPY_DATA_DIR: dataDir,
-        CANOPY_BOOTSTRAP_API_KEY: API_KEY,
-        CANOPY_SECRET_KEY: 'cd'.repeat(32),
-        CANOPY_LOG_LEVEL: 'warn',
-        CANOPY_DEVICE_PORT: String(devicePort),
-        CANOPY_CAP_RETRY_SECONDS: '1',
-      };
-      servers.push(await spawnServer(env, await freePort()));
-      targets.push({ deviceUrl: `https://127.0.0.1:${devicePort}`, deviceServerCaPem: fs.readFileSync(path.join(dataDir, 'device-api', 'ca.pem'), 'utf8') });
-    }
+    processes = await startTwoProcesses('canopy-cap-', { CANOPY_CAP_RETRY_SECONDS: '1' });
   }, 300_000);
   afterAll(async () => {
-    for (const server of servers) await server.kill('SIGKILL');
-    await database?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await processes?.close();
   });
 
   it('never lets more devices update at once than the cap, and frees a timed-out place', { timeout: 300_000 }, async () => {
-    const api = adminApi(servers[0].url);
-    const fleet = await createFleet(api);
-    const organizationId = fleet.productPrn.split(':')[2];
-    const enroll = deviceEnrollment(targets[0]);
-    const devices: EnrolledDevice[] = [];
-    for (let i = 0; i < DEVICES; i += 10) devices.push(...(await Promise.all(Array.from({ length: 10 }, () => enroll.device({ api, organizationId })))));
-    const productPrn = (await api('GET', `/devices/${devices[0].prn}`)).body.device.product_prn;
-    const cohortPrn = (await api('POST', '/cohorts', { name: 'capped', product_prn: productPrn })).body.cohort.prn;
-    for (const device of devices) expect((await api('PATCH', `/devices/${device.prn}`, { cohort_prn: cohortPrn })).status).toBe(200);
+    const { servers, targets } = processes;
+    const api = processApi(servers[0].url);
+    const { fleet, devices, cohortPrn } = await enrolledCohort(api, targets[0], DEVICES, 'capped');
     const [one, two] = [await fleet.bundle(), await fleet.bundle()];
     const base = { cohort_prn: cohortPrn, required: false, schedule_date: null };
     const r1 = (await api('POST', '/releases', { ...base, bundle_prn: one.prn, name: 'r1' })).body.release.prn;
@@ -88,7 +41,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the concurrency cap across two serve
     const r2 = created.body.release.prn;
 
     // The database's view, sampled every few milliseconds by its own connection.
-    const sampler = new pg.Client({ connectionString: database.url! });
+    const sampler = new pg.Client({ connectionString: processes.database.url! });
     await sampler.connect();
     let sampling = true;
     let sampledMax = 0;
@@ -138,7 +91,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the concurrency cap across two serve
     expect(Math.max(holdingMax, sampledMax)).toBe(CAP);
     expect(refusals).toBeGreaterThan(0);
     expect(samples).toBeGreaterThan(10);
-    const rollout = (await adminApi(servers[1].url)('GET', `/releases/${r2}/rollout`)).body.rollout;
+    const rollout = (await processApi(servers[1].url)('GET', `/releases/${r2}/rollout`)).body.rollout;
     expect(rollout).toMatchObject({ max_concurrent: CAP, updating_now: 0, succeeded: DEVICES });
 
     // A place whose device never reports: the third release, cap 1, 10 s timeout.
