@@ -15,7 +15,7 @@ const Answer = Type.Object({
 });
 
 export const claimDeviceRoutes: ContextRoutes = (app, platform) => {
-  const limiter = createFailureLimiter();
+  const limiter = createFailureLimiter(platform.db);
   app.post('/device/claim', {
     config: { public: true },
     schema: {
@@ -39,16 +39,19 @@ export const claimDeviceRoutes: ContextRoutes = (app, platform) => {
       if (!(request.raw.socket as TLSSocket).getPeerX509Certificate?.()) throw new ApiError(401, [{ code: 'client_certificate_required', context: {} }]);
     },
     handler: async (request, reply) => {
-      const address = request.ip;
-      if (limiter.blocked(address)) throw new ApiError(429, [{ code: 'too_many_claim_failures', context: {} }]);
+      const reservation = await limiter.reserve(request.ip);
+      if (reservation === null) throw new ApiError(429, [{ code: 'too_many_claim_failures', context: {} }]);
+      let outcome;
       try {
-        const outcome = await claimFromSocket(platform.db, platform.secrets, request.raw.socket as TLSSocket, request.body);
-        if (outcome.status === 'reclaim_pending') return reply.code(202).send({ status: outcome.status, device_prn: outcome.devicePrn, certificate: null, ca_certificate: null, device_reclaim_prn: outcome.reclaimPrn });
-        return reply.code(outcome.created ? 201 : 200).send({ status: outcome.status, device_prn: outcome.devicePrn, certificate: outcome.certificatePem, ca_certificate: outcome.caCertificatePem, device_reclaim_prn: null });
+        outcome = await claimFromSocket(platform.db, platform.secrets, request.raw.socket as TLSSocket, request.body);
       } catch (error) {
-        if (error instanceof ClaimRefused) limiter.fail(address);
+        // A refusal counts against the address; the server's own failure does not.
+        if (!(error instanceof ClaimRefused)) await limiter.release(reservation);
         throw error;
       }
+      await limiter.release(reservation);
+      if (outcome.status === 'reclaim_pending') return reply.code(202).send({ status: outcome.status, device_prn: outcome.devicePrn, certificate: null, ca_certificate: null, device_reclaim_prn: outcome.reclaimPrn });
+      return reply.code(outcome.created ? 201 : 200).send({ status: outcome.status, device_prn: outcome.devicePrn, certificate: outcome.certificatePem, ca_certificate: outcome.caCertificatePem, device_reclaim_prn: null });
     },
   });
 };

@@ -58,13 +58,15 @@ export async function claimDevice(db: Database, secrets: SecretBox, input: { tok
     const [token] = await tx.select().from(claimTokens).where(eq(claimTokens.secretHash, hashClaimSecret(input.token))).for('update');
     if (!token || !secretMatches(input.token, token.secretHash)) throw refused(401, 'invalid_claim_token');
     const state = tokenState(token, new Date());
-    if (state !== 'active') throw refused(403, `claim_token_${state}`);
     const organizationId = token.organizationId;
+    const [known] = await tx.select().from(devices).where(and(eq(devices.organizationId, organizationId), eq(devices.identifier, input.identifier)));
+    // A known device spends no use (its reclaim waits for an admin), so a used-up token still
+    // lets it ask for one and fetch the approved certificate; revoked or expired ones do not.
+    if (state !== 'active' && !(state === 'used_up' && known)) throw refused(403, `claim_token_${state}`);
     const tokenPrn = resourcePrn(organizationId, 'claim_token', token.id);
     const fingerprint = fingerprintOf(input.spki);
     const authority = await claimAuthorityOf(tx, secrets, organizationId);
 
-    const [known] = await tx.select().from(devices).where(and(eq(devices.organizationId, organizationId), eq(devices.identifier, input.identifier)));
     if (known) {
       const devicePrn = resourcePrn(organizationId, 'device', known.id);
       const certificatePem = await certificateForKey(tx, known.id, fingerprint);

@@ -1,28 +1,40 @@
 /**
- * Failed claims per client address: after MAX_FAILURES in WINDOW_MS an address is refused (429)
- * until its oldest failure leaves the window. Per process and in memory (bounded): a guesser
- * spread over many processes gets a multiple, which 256-bit secrets make harmless; the limit is
- * against noise and enumeration of states, not the only defence.
+ * Failed claims per client address, in the database so every server process counts the same
+ * failures: after MAX_FAILURES in WINDOW_MS an address is refused (429) until its oldest failure
+ * leaves the window. Exact, not approximate: an attempt first reserves a row under an advisory
+ * lock on its address (count, then insert, one transaction), so concurrent attempts through any
+ * number of processes never admit more than MAX_FAILURES; a claim that succeeds gives its row back.
+ * Runs outside any request transaction: a refused claim rolls back, its failure must not.
  */
+import { and, eq, lte, sql } from 'drizzle-orm';
+import type { Database } from '../db/connection';
+import { outsideRequestScope } from '../db/request-scope';
+import { claimFailures } from './schema';
+
 export const MAX_FAILURES = 10;
 export const WINDOW_MS = 60_000;
-const MAX_ADDRESSES = 10_000;
 
 export interface FailureLimiter {
-  blocked(address: string, now?: number): boolean;
-  fail(address: string, now?: number): void;
+  /** A reservation for one attempt, or null when the address is limited now. */
+  reserve(address: string): Promise<number | null>;
+  /** The attempt succeeded (or failed for a reason not the caller's): it does not count. */
+  release(reservation: number): Promise<void>;
 }
 
-export function createFailureLimiter(max = MAX_FAILURES, windowMs = WINDOW_MS): FailureLimiter {
-  const failures = new Map<string, number[]>();
-  const recent = (address: string, now: number) => (failures.get(address) ?? []).filter((at) => at > now - windowMs);
+export function createFailureLimiter(db: Database, max = MAX_FAILURES, windowMs = WINDOW_MS): FailureLimiter {
+  const since = sql`now() - make_interval(secs => ${windowMs / 1000})`;
   return {
-    blocked(address, now = Date.now()) {
-      return recent(address, now).length >= max;
-    },
-    fail(address, now = Date.now()) {
-      if (failures.size >= MAX_ADDRESSES) failures.clear();
-      failures.set(address, [...recent(address, now), now].slice(-max));
-    },
+    reserve: (address) =>
+      outsideRequestScope(() =>
+        db.transaction(async (tx) => {
+          await tx.execute(sql`select pg_advisory_xact_lock(hashtext('claim-failures:' || ${address}))`);
+          await tx.delete(claimFailures).where(lte(claimFailures.failedAt, since));
+          const [{ count }] = await tx.select({ count: sql<number>`count(*)::int` }).from(claimFailures).where(eq(claimFailures.address, address));
+          if (count >= max) return null;
+          const [row] = await tx.insert(claimFailures).values({ address }).returning({ id: claimFailures.id });
+          return row.id;
+        }),
+      ),
+    release: (reservation) => outsideRequestScope(async () => void (await db.delete(claimFailures).where(and(eq(claimFailures.id, reservation))))),
   };
 }

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { cohorts } from '../cohorts/schema';
 import { id, insertedAt, organizationId, timestamptz, updatedAt } from '../db/columns';
 import { devices } from '../devices/schema';
@@ -60,4 +60,19 @@ export const deviceReclaims = pgTable(
     uniqueIndex('device_reclaims_device_key').on(t.deviceId, t.publicKeyFingerprint),
     index('device_reclaims_org_inserted').on(t.organizationId, t.insertedAt, t.id),
   ],
+);
+
+/**
+ * Claims refused (or in flight) per client address in the last window, shared by every server
+ * process on the database so the limit is one limit (failure-limiter.ts). Rows older than the
+ * window are deleted as new ones come.
+ */
+export const claimFailures = pgTable(
+  'claim_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    address: text('address').notNull(),
+    failedAt: timestamptz('failed_at').notNull().defaultNow(),
+  },
+  (t) => [index('claim_failures_address_at').on(t.address, t.failedAt), index('claim_failures_at').on(t.failedAt)],
 );

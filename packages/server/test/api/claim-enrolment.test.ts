@@ -96,6 +96,9 @@ describe('POST /device/claim', () => {
     expect((await claim(await freshKey(), { token: once.secret, identifier: 'once-1' })).status).toBe(201);
     const usedUp = await claim(await freshKey(), { token: once.secret, identifier: 'once-2' });
     expect([usedUp.status, usedUp.body.errors[0].code]).toEqual([403, 'claim_token_used_up']);
+    // A known device spends no use: with a new key it may still ask for a reclaim.
+    const reclaim = await claim(await freshKey(), { token: once.secret, identifier: 'once-1' });
+    expect([reclaim.status, reclaim.body.status]).toEqual([202, 'reclaim_pending']);
 
     const revoked = await token(t.api, product.prn);
     await t.api('DELETE', `/claim_tokens/${revoked.prn}`);
