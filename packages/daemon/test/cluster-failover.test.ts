@@ -1,8 +1,10 @@
 /**
  * A cluster losing a process (issue 32, item 4): two server processes on one PostgreSQL and one
  * S3-protocol store (s3rver) behind round-robin TCP proxies, the fleet simulator's devices over
- * real mutual TLS, a webhook to a real local receiver, admin writes throughout; process 2 is
- * killed with SIGKILL in the middle of a phased release (support/cluster-failover.ts). Then:
+ * real mutual TLS, a webhook to a real local receiver, admin writes throughout. First, both up, a
+ * release capped at a tenth of the fleet: the places held, sampled from the database, never pass
+ * the cap (issue 44). Then process 2 is killed with SIGKILL in the middle of a phased release
+ * (support/cluster-failover.ts). Then:
  * the phase holds exactly its size (claims, claim events and devices agree), every device
  * converges once the release is opened, every `device.release_changed` event is delivered at
  * least once, every answered admin write is there once and no request was answered with an error.
@@ -16,6 +18,8 @@ import { expect, it } from 'vitest';
 import { runClusterFailover } from './support/cluster-failover';
 
 const DEVICES = Number(process.env.CLUSTER_DEVICES ?? 1000);
+/** The concurrency cap of the first release, through both processes: a tenth of the fleet. */
+const CAP = Math.max(2, Math.round(DEVICES / 10));
 const onPostgres = /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
 if (!onPostgres) console.info('cluster-failover.test.ts skipped: two server processes need a shared PostgreSQL (set DATABASE_URL=postgres://...)');
 
@@ -26,6 +30,7 @@ it.skipIf(!onPostgres)(`keeps ${DEVICES} devices, webhooks, claims and admin wri
     devices: DEVICES,
     pollSeconds: 3,
     share: 0.5,
+    cap: CAP,
     timeoutSeconds: 120,
     write: (line) => {
       lines.push(line);
@@ -40,6 +45,13 @@ it.skipIf(!onPostgres)(`keeps ${DEVICES} devices, webhooks, claims and admin wri
   expect(outcome.adminConnections.every((n) => n > 0), log).toBe(true);
   expect(outcome.runningAtKill, log).toBeGreaterThan(0);
   expect(outcome.runningAtKill, log).toBeLessThan(outcome.phaseSize);
+
+  // The capped release: every device moved to it, never more than CAP at once across both processes.
+  expect(outcome.capped, log).not.toBeNull();
+  expect(outcome.capped!.running, log).toBe(DEVICES);
+  expect(outcome.capped!.samples, log).toBeGreaterThan(20);
+  expect(outcome.capped!.maxHeld, log).toBeGreaterThan(0);
+  expect(outcome.capped!.maxHeld, log).toBeLessThanOrEqual(CAP);
 
   // The phase: exactly its size, by the server's count, its events and the devices themselves.
   expect(outcome.phaseSeconds, log).not.toBeNull();

@@ -63,6 +63,8 @@ export interface ReleaseOptions {
    */
   phases?: number[];
   timeoutSeconds: number;
+  /** More fields of the release to publish (a concurrency cap, say). */
+  fields?: Record<string, unknown>;
   /** Watch this existing release (of the fleet's cohort) instead of publishing one; its phase stays as it is. */
   releasePrn?: string;
   /**
@@ -257,7 +259,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
             phaseValue: phases[0] < 1 ? phases[0] : undefined,
             changeOfLast: release.changeOfLast,
             // Held back until its delta is made, so every device is offered the delta, not only late ones.
-            ...(release.changeOfLast !== undefined ? { release: { schedule_date: new Date(Date.now() + 3_600_000).toISOString() } } : {}),
+            release: { ...release.fields, ...(release.changeOfLast !== undefined ? { schedule_date: new Date(Date.now() + 3_600_000).toISOString() } : {}) },
           });
       if (!release.releasePrn && release.changeOfLast !== undefined) {
         const made = await deltaMade(api, published.binaryPrn!, Date.now() + release.timeoutSeconds * 1000);

@@ -9,7 +9,8 @@
  * The run: the fleet enrols (JITP) through the proxies; a webhook subscribed to
  * `device.release_changed` points at a real local HTTPS receiver; an admin client creates
  * products through the admin proxy the whole time; optionally a first release at 100% with both
- * processes up (the baseline the benchmark compares against). Then a release phased to `share`
+ * processes up (the baseline the benchmark compares against), and one capped at `cap` devices
+ * updating at once, its places sampled from the database. Then a release phased to `share`
  * of the cohort: once a third of the phase runs it, process 2 is killed. Once the phase
  * converges the fleet keeps checking for two more poll intervals (a device claimed past the
  * phase's size would install in that time), the phase's claims are counted, and the release is
@@ -18,6 +19,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { startTestS3 } from '../../../server/test/support/s3';
 import { freePort, spawnServer, type ServerProcess } from '../../../server/test/support/server-process';
 import { startReceiver } from '../../../server/test/support/webhook-receiver';
@@ -35,6 +37,8 @@ export interface FailoverOptions {
   share: number;
   /** First publish a release at 100% with both processes up, and time it (the baseline). */
   baseline?: boolean;
+  /** First publish a release at 100% capped at this many devices updating at once, both processes up, the places sampled. */
+  cap?: number;
   timeoutSeconds: number;
   write: (line: string) => void;
 }
@@ -43,6 +47,8 @@ export interface FailoverOutcome {
   devices: number;
   enrollSeconds: number;
   baselineSeconds: number | null;
+  /** The capped release (options.cap): the most places held in any sample, the samples, seconds to converge. */
+  capped: { maxHeld: number; samples: number; seconds: number | null; running: number } | null;
   /** Devices the phase allows, and what the server and the fleet show once it converged. */
   phaseSize: number;
   phaseSeconds: number | null;
@@ -73,6 +79,39 @@ export interface FailoverOutcome {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A release capped at `cap` through both processes, with the places held sampled from the database every few ms. */
+async function cappedRelease(
+  databaseUrl: string,
+  cap: number,
+  timeoutSeconds: number,
+  fleet: { release(options: { timeoutSeconds: number; fields?: Record<string, unknown> }): Promise<{ releasePrn: string; convergeSeconds: number | null }> },
+  earlier: string[],
+  running: (releasePrn: string | null) => number,
+): Promise<NonNullable<FailoverOutcome['capped']>> {
+  const sampler = new pg.Client({ connectionString: databaseUrl });
+  await sampler.connect();
+  let sampling = true;
+  let maxHeld = 0;
+  let samples = 0;
+  const sampled = (async () => {
+    while (sampling) {
+      const { rows } = await sampler.query<{ n: number }>('select count(*)::int as n from update_slots where expires_at > now()');
+      maxHeld = Math.max(maxHeld, rows[0].n);
+      samples++;
+      await sleep(10);
+    }
+  })();
+  try {
+    const outcome = await fleet.release({ timeoutSeconds, fields: { max_concurrent: cap, slot_timeout_seconds: 600 } });
+    earlier.push(outcome.releasePrn);
+    return { maxHeld, samples, seconds: outcome.convergeSeconds, running: running(outcome.releasePrn) };
+  } finally {
+    sampling = false;
+    await sampled;
+    await sampler.end();
+  }
+}
 
 async function until(done: () => boolean | Promise<boolean>, seconds: number): Promise<boolean> {
   const deadline = Date.now() + seconds * 1000;
@@ -159,6 +198,8 @@ async function failover(databaseUrl: string, options: FailoverOptions): Promise<
         CANOPY_WEBHOOK_LEASE_SECONDS: '10',
         CANOPY_WEBHOOK_TIMEOUT_MS: '5000',
         CANOPY_WEBHOOK_RETRY_BASE_MS: '200',
+        // A device beyond a concurrency cap comes back after about a second, not a minute.
+        CANOPY_CAP_RETRY_SECONDS: '1',
       };
       const server = await spawnServer(env, adminPort, 300_000);
       servers.push(server);
@@ -219,6 +260,8 @@ async function failover(databaseUrl: string, options: FailoverOptions): Promise<
 
     let baselineSeconds: number | null = null;
     const earlier: string[] = [];
+    let capped: FailoverOutcome['capped'] = null;
+    if (options.cap) capped = await cappedRelease(databaseUrl, options.cap, options.timeoutSeconds, fleet, earlier, running);
     if (options.baseline) {
       const outcome = await fleet.release({ timeoutSeconds: options.timeoutSeconds });
       baselineSeconds = outcome.convergeSeconds;
@@ -272,6 +315,7 @@ async function failover(databaseUrl: string, options: FailoverOptions): Promise<
       devices: options.devices,
       enrollSeconds: fleet.enrollSeconds,
       baselineSeconds,
+      capped,
       phaseSize,
       phaseSeconds: phased.convergeSeconds,
       runningAfterPhase,
