@@ -131,6 +131,10 @@ describe('the web console', () => {
     await row.getByRole('link').click();
     await t.page.getByTestId('explain-status').waitFor();
     expect(await t.page.getByTestId('explain-status').textContent()).toContain('update');
+    // Each step's reason in words, its code only in the cell's title.
+    const reasons = await t.page.getByRole('table', { name: 'Resolution steps' }).locator('tbody tr td:last-child').allTextContents();
+    expect(reasons.length).toBeGreaterThan(0);
+    expect(reasons.every((reason) => /^[A-Z].*\.$/.test(reason) && !reason.includes('_')), reasons.join(' | ')).toBe(true);
     await t.page.getByRole('button', { name: 'Check now' }).click();
     await expect.poll(() => t.page.getByTestId('check-answer').textContent()).toContain('update');
     await expect.poll(() => t.page.getByTestId('event-table').locator('tbody tr').count()).toBeGreaterThan(0);

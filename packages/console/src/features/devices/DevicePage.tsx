@@ -7,6 +7,7 @@ import { ApiErrorAlert } from '../../ui/ApiError';
 import { LoadingRows } from '../../ui/States';
 import { notifyFailure, notifySuccess } from '../../ui/notify';
 import { Time } from '../../ui/Time';
+import { PrnLink } from '../../ui/PrnLink';
 import { DeviceCertificates } from '../certificates/DeviceCertificates';
 import { DeviceRemoteAccess } from '../remote-access/DeviceRemoteAccess';
 import { EventTimeline } from '../events/EventLog';
@@ -14,6 +15,7 @@ import { useLiveEvents } from '../events/useLiveEvents';
 import { namesOf, useCohorts, useProducts } from '../products/queries';
 import { UpdateHistory } from './UpdateHistory';
 import { checkForUpdate, deviceKeys, patchDevice, useDevice, useExplanation, type Device } from './queries';
+import { reasonInWords, statusInWords } from './explanation-words';
 
 export function DevicePage({ prn }: { prn: string }) {
   const queries = useQueryClient();
@@ -110,7 +112,7 @@ function UpdateExplanation({ prn }: { prn: string }) {
       {explain.data && (
         <Stack gap="xs">
           <Text size="sm" data-testid="explain-status">
-            Status <Code>{explain.data.status}</Code> from <Code>{explain.data.source_type}</Code>
+            {statusInWords(explain.data.status, explain.data.source_type)} <Code>{explain.data.status}</Code>
             {explain.data.would_claim && ' (a check now would claim a phase slot)'}
           </Text>
           <Table fz="xs" aria-label="Resolution steps">
@@ -118,7 +120,8 @@ function UpdateExplanation({ prn }: { prn: string }) {
               <Table.Tr>
                 <Table.Th>Step</Table.Th>
                 <Table.Th>Outcome</Table.Th>
-                <Table.Th>Reason</Table.Th>
+                <Table.Th>Release</Table.Th>
+                <Table.Th>Why</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -130,7 +133,8 @@ function UpdateExplanation({ prn }: { prn: string }) {
                       {s.outcome}
                     </Badge>
                   </Table.Td>
-                  <Table.Td>{s.reason}</Table.Td>
+                  <Table.Td>{s.subject_prn ? <PrnLink prn={s.subject_prn} /> : '—'}</Table.Td>
+                  <Table.Td title={s.reason}>{reasonInWords(s.reason, s.detail)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
