@@ -1,14 +1,13 @@
 /** A secret the API shows only once (a webhook secret, a new API key): copy it now, it is not shown again. */
-import { Button, Code, CopyButton, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Button, Code, CopyButton, Group, Paper, Stack, Text } from '@mantine/core';
 
 export function SecretOnce({ label, value, onDismiss }: { label: string; value: string; onDismiss(): void }) {
   return (
     // A bordered panel rather than a yellow Alert: the Alert's tinted title is below AA contrast.
     <Paper withBorder p="sm" role="status" style={{ borderColor: 'var(--mantine-color-orange-8)' }}>
       <Stack gap="xs">
-        <Title order={3} size="h5">
-          {label}
-        </Title>
+        {/* Not a heading: it appears under an h1 on one screen and an h2 on another. */}
+        <Text fw={700}>{label}</Text>
         <Text size="sm">Copy it now: it is shown only this once.</Text>
         <Code block data-testid="secret-once" style={{ wordBreak: 'break-all', whiteSpace: 'pre-wrap' }}>
           {value}

@@ -6,7 +6,7 @@
 import { Code, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { answerOf } from '../../api/lists';
+import { deltasQuery } from './queries';
 import type { AnswerOf } from '../../api/paths';
 import { useSession } from '../../api/session-context';
 import { ApiErrorAlert } from '../../ui/ApiError';
@@ -51,12 +51,7 @@ export function DeltaTable({ deltas, base = (prn) => <PrnLink prn={prn} /> }: { 
 
 export function BinaryDeltas({ prn }: { prn: string }) {
   const { client } = useSession();
-  const deltas = useQuery({
-    queryKey: ['binary-deltas', prn],
-    queryFn: () => answerOf(client.api.GET('/binaries/{prn}/deltas', { params: { path: { prn } } })).then((answer) => answer.binary_deltas),
-    // Read again while one is being made.
-    refetchInterval: (query) => (query.state.data?.some((d) => d.state === 'pending') ? 2000 : false),
-  });
+  const deltas = useQuery(deltasQuery(client, prn));
   return (
     <Stack gap="xs">
       <Title order={2} size="h3">

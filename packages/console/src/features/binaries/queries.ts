@@ -16,6 +16,7 @@ export const binaryKeys = {
   parts: (prn: string) => ['binary-parts', prn] as const,
   partsIn: (prn: string, state: string) => ['binary-parts', prn, state] as const,
   signatures: (prn: string) => ['binary-signatures', prn] as const,
+  deltas: (prn: string) => ['binary-deltas', prn] as const,
   webCryptoEd25519: ['webcrypto-ed25519'] as const,
 };
 
@@ -33,6 +34,14 @@ export const partsQuery = (client: CanopyClient, prn: string, state: string) =>
 
 export const signaturesQuery = (client: CanopyClient, binaryPrn: string) =>
   queryOptions({ queryKey: binaryKeys.signatures(binaryPrn), queryFn: () => listEvery(client, '/binary_signatures', 'binary_signatures', { search: `binary_prn:'${binaryPrn}'` }) });
+
+/** The binary's deltas from earlier binaries, read again while one is being made. */
+export const deltasQuery = (client: CanopyClient, prn: string) =>
+  queryOptions({
+    queryKey: binaryKeys.deltas(prn),
+    queryFn: () => answerOf(client.api.GET('/binaries/{prn}/deltas', { params: { path: { prn } } })).then((answer) => answer.binary_deltas),
+    refetchInterval: (query) => (query.state.data?.some((d) => d.state === 'pending') ? 2000 : false),
+  });
 
 /** Whether this browser signs Ed25519 with WebCrypto (asked once). */
 export const useWebCryptoEd25519 = () => useQuery({ queryKey: binaryKeys.webCryptoEd25519, queryFn: () => webCryptoHasEd25519(), staleTime: Infinity });
