@@ -14,7 +14,7 @@ import { expect, it } from 'vitest';
 import { binaryDeltas } from '../../server/src/deltas/schema';
 import type { Api } from '../../server/test/support/server';
 import { fencedBlocks } from '../../../site/test/helpers/shellBlocks';
-import { createCohort, DAEMON_BUNDLE, DAEMON_ROOT, DaemonProcess, enrollDevice, eventually, signHash, updateReports, useDaemonTestServer, writeConfig, type Signer } from './support/harness';
+import { blobStoreFiles, createCohort, DAEMON_BUNDLE, DAEMON_ROOT, DaemonProcess, enrollDevice, eventually, signHash, updateReports, useDaemonTestServer, writeConfig, type Signer } from './support/harness';
 
 const run = promisify(execFile);
 const ctx = useDaemonTestServer('deltas');
@@ -145,20 +145,13 @@ it('falls back to the full binary when the stored delta is corrupt, and says why
   const chunks: Buffer[] = [];
   for await (const chunk of await t.server.platform.blobs.get(row!.blobKey!)) chunks.push(chunk as Buffer);
   const stored = Buffer.concat(chunks);
-  const stack = [path.join(t.config.dataDir, 'blobs')];
   let corrupted = 0;
-  while (stack.length) {
-    const dir = stack.pop()!;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) stack.push(file);
-      else if (fs.statSync(file).size === stored.length && fs.readFileSync(file).equals(stored)) {
-        const bytes = fs.readFileSync(file);
-        bytes[bytes.length >> 1]! ^= 0xff;
-        fs.writeFileSync(file, bytes);
-        corrupted++;
-      }
-    }
+  for (const file of blobStoreFiles(t)) {
+    if (fs.statSync(file).size !== stored.length || !fs.readFileSync(file).equals(stored)) continue;
+    const bytes = fs.readFileSync(file);
+    bytes[bytes.length >> 1]! ^= 0xff;
+    fs.writeFileSync(file, bytes);
+    corrupted++;
   }
   expect(corrupted).toBeGreaterThan(0);
 

@@ -182,20 +182,28 @@ export function storedBlobs(t: TestServer, bytes: Buffer): string[] {
  * a stored object whose size is not the declared one.
  */
 export function replaceWholeBlobs(t: TestServer, bytes: Buffer): number {
-  const stack = [path.join(t.config.dataDir, 'blobs')];
   let replaced = 0;
+  for (const file of blobStoreFiles(t)) {
+    if (!file.endsWith('.concat')) continue;
+    fs.writeFileSync(file.slice(0, -'.concat'.length), bytes);
+    replaced++;
+  }
+  return replaced;
+}
+
+/** Every file under the test server's filesystem blob store. */
+export function blobStoreFiles(t: TestServer): string[] {
+  const files: string[] = [];
+  const stack = [path.join(t.config.dataDir, 'blobs')];
   while (stack.length) {
     const dir = stack.pop()!;
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) stack.push(file);
-      else if (entry.name.endsWith('.concat')) {
-        fs.writeFileSync(file.slice(0, -'.concat'.length), bytes);
-        replaced++;
-      }
+      else files.push(file);
     }
   }
-  return replaced;
+  return files;
 }
 
 export interface LogLine {
