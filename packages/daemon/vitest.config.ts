@@ -1,12 +1,19 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The fleet-simulator scenarios CI runs in its PostgreSQL stage (.ci/run): with
- * CANOPY_SIMULATOR_ON_POSTGRES=1 and no DATABASE_URL (CI's PGlite pass) they are left to it, so
- * each runs once per CI run; anywhere else they run on whatever database the run has.
+ * The fleet-simulator scenarios and the two-process cluster test, which `npm test` runs against
+ * PostgreSQL when it has one (scripts/run-tests.mjs): CANOPY_DAEMON_SCENARIOS=skip leaves them
+ * out of the daemon's suite, =only runs them alone. Unset, they run on whatever database the run
+ * has (cluster-failover skips itself without PostgreSQL).
  */
-const SIMULATOR_SCENARIOS = ['test/rollouts-end-to-end.test.ts', 'test/soak-end-to-end.test.ts', 'test/penalty-box-end-to-end.test.ts', 'test/concurrency-cap-end-to-end.test.ts'];
-const leftToPostgres = process.env.CANOPY_SIMULATOR_ON_POSTGRES === '1' && !process.env.DATABASE_URL;
+const SCENARIOS = [
+  'test/rollouts-end-to-end.test.ts',
+  'test/soak-end-to-end.test.ts',
+  'test/penalty-box-end-to-end.test.ts',
+  'test/concurrency-cap-end-to-end.test.ts',
+  'test/cluster-failover.test.ts',
+];
+const scenarios = process.env.CANOPY_DAEMON_SCENARIOS;
 
 // Unit tests sit beside the code (src/**/*.test.ts); process tests in test/ start a real server
 // (PGlite, ~700 MB) and real daemon processes: one fork at a time, generous timeouts for a loaded machine.
@@ -14,8 +21,8 @@ export default defineConfig({
   test: {
     pool: 'forks',
     maxWorkers: 1,
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, ...(leftToPostgres ? SIMULATOR_SCENARIOS : [])],
+    include: scenarios === 'only' ? SCENARIOS : ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...(scenarios === 'skip' ? SCENARIOS : [])],
     testTimeout: 180_000,
     hookTimeout: 300_000,
   },

@@ -42,6 +42,8 @@ export interface RunningServer {
 export interface StartOptions {
   /** Keep PGlite in memory instead of under dataDir (tests). */
   inMemoryDatabase?: boolean;
+  /** The in-memory database's starting dump (db/connection.ts); tests pass a migrated one. */
+  pgliteSeed?: Blob;
   /** Write the first admin key to dataDir/initial-api-key and print it (the real server does). */
   announceBootstrap?: boolean;
   /** Run the background workers (default true); tests of a single worker may turn them off. */
@@ -84,6 +86,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const handle = await connect({
     databaseUrl: config.databaseUrl,
     pgliteDir: options.inMemoryDatabase ? null : pgliteDirFor(config.dataDir),
+    pgliteSeed: options.pgliteSeed,
   });
   try {
     await runMigrations(handle);

@@ -4,6 +4,8 @@ import { advance, floorIdAt, idMillisecond, LATE_COMMIT_WINDOW_MS, parseLastEven
 
 const ORG = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';
+/** An id of millisecond `ms` that does not depend on ids this process made before (newEventId's do). */
+const idAt = (ms: number) => floorIdAt(ms).slice(0, -1) + '1';
 
 describe('stream cursor', () => {
   it('floors a millisecond below every id made in it', () => {
@@ -31,8 +33,8 @@ describe('stream cursor', () => {
   it('sends an event that commits late once, and an id already sent never again', () => {
     const now = 1_750_000_000_000;
     let cursor = startCursor(floorIdAt(now - 1000), now);
-    const early = { id: newEventId(now - 500) };
-    const later = { id: newEventId(now - 100) };
+    const early = { id: idAt(now - 500) };
+    const later = { id: idAt(now - 100) };
     // The later one commits first.
     let step = advance(cursor, [later], true, now);
     expect(step.fresh).toEqual([later]);

@@ -49,7 +49,12 @@ async function main() {
   fs.mkdirSync(OPENAPI_DIR, { recursive: true });
   for (const [name, build] of [['admin-api.json', adminOpenApi], ['device-api.json', deviceOpenApi]] as const) {
     const file = path.join(OPENAPI_DIR, name);
-    fs.writeFileSync(file, `${JSON.stringify(await build(), null, 2)}\n`);
+    const text = `${JSON.stringify(await build(), null, 2)}\n`;
+    // Unchanged documents are left alone: the site's suite may be reading them while `npm test`
+    // regenerates the SDK in another lane; a changed one is written aside and renamed.
+    if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) continue;
+    fs.writeFileSync(`${file}.${process.pid}`, text);
+    fs.renameSync(`${file}.${process.pid}`, file);
     process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
   }
 }

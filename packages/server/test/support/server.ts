@@ -11,6 +11,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createOrganization } from '../../src/accounts/service';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server';
 import { createTestDatabase } from './database';
+import { migratedPgliteSeed } from './pglite-seed';
 import { storedEventProblems } from './event-catalogue-check';
 
 export interface ApiResponse<T = any> {
@@ -93,7 +94,8 @@ export async function startTestServer(overrides: Partial<Config> = {}, options: 
   };
   // A restartable server keeps PGlite's files under dataDir, so a second start sees the same data.
   const inMemoryDatabase = !options.restartable;
-  const startOptions = { inMemoryDatabase, workers: options.workers };
+  const pgliteSeed = inMemoryDatabase && !database.url ? await migratedPgliteSeed() : undefined;
+  const startOptions = { inMemoryDatabase, pgliteSeed, workers: options.workers };
   let server = await startServer(config, startOptions);
   let url = server.adminUrl;
   const organizationId = server.bootstrap!.organization.id;
