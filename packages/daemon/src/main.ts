@@ -6,10 +6,12 @@
  *   canopy-daemon check-config [--config FILE]
  *   canopy-daemon status [--config FILE] [--json]
  *   canopy-daemon init DIR --cohort-prn PRN --signing-key-prn PRN [...]   (init/init.ts)
+ *   canopy-daemon enrol [--token-file FILE] [--identifier ID] [--config FILE]   (enrol/enrol.ts)
  */
 import { createDeviceClient } from '@canopy/sdk/device';
 import { DEFAULT_CONFIG_PATH, loadConfig, readConfigFile } from './config/load.ts';
 import { ConfigError } from './config/schema.ts';
+import { runEnrol } from './enrol/enrol.ts';
 import { runInit } from './init/init.ts';
 import { builtInInstallers } from './installers/index.ts';
 import { createLogger } from './log.ts';
@@ -22,10 +24,12 @@ import { createStateStore, readStateSync } from './update/state-store.ts';
 
 const USAGE = `usage: canopy-daemon [run|check-config|status] [--config FILE] [--json]
        canopy-daemon init DIR --cohort-prn PRN --signing-key-prn PRN [options]
+       canopy-daemon enrol [--token-file FILE] [--identifier ID] [--config FILE]
   run           check for updates and install them (default)
   check-config  validate the configuration file and the files it names, then exit
   status        print the release, bundle and slot the device runs, the last check and any install in progress
   init          write a trial setup into DIR, against a running server (init --help lists its options)
+  enrol         get this device's certificate with a claim token (enrol --help lists its options)
   --config      configuration file (default ${DEFAULT_CONFIG_PATH})
 `;
 
@@ -115,6 +119,7 @@ async function run(configFile: string): Promise<number> {
 
 export async function main(argv: readonly string[]): Promise<number> {
   if (argv[0] === 'init') return runInit(argv.slice(1));
+  if (argv[0] === 'enrol') return runEnrol(argv.slice(1));
   const args = parseArgs(argv);
   if (typeof args === 'string') {
     process.stderr.write(`canopy-daemon: ${args}\n${USAGE}`);

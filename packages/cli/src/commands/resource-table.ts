@@ -309,6 +309,28 @@ export const RESOURCES: ResourceDef[] = [
     ],
   },
   {
+    command: 'claim-tokens',
+    description: 'Claim tokens: secrets with which devices holding fresh keys enrol themselves (canopy-daemon enrol) into a product, cohort and tags.',
+    actions: crud({
+      command: 'claim-tokens', path: '/claim_tokens', noun: 'claim token', plural: 'claim_tokens', prnType: 'claim_token',
+      actions: ['create', 'get', 'list', 'delete'],
+      create: [
+        name('claim token'),
+        int('max-uses', 'How many devices may enrol with it, 1 to 1,000,000.', { required: true, example: '50' }),
+        str('expires-at', 'When it stops working, RFC 3339 UTC, in the future.', { required: true, example: '2030-01-01T00:00:00Z' }),
+        prnField('product-prn', 'product claimed devices join', 'product', true),
+        prnField('cohort-prn', 'cohort (of that product) claimed devices join', 'cohort'),
+        list('tags', 'Comma-separated tags claimed devices get.'),
+      ],
+    }).map((action) =>
+      action.name === 'create'
+        ? { ...action, summary: 'Issue a claim token. Its secret is in this answer only (`secret`): give it to the devices, it is stored hashed.' }
+        : action.name === 'delete'
+          ? { ...action, summary: 'Revoke a claim token: no device may enrol with it any more; devices it enrolled keep their certificates.' }
+          : action,
+    ),
+  },
+  {
     command: 'cohorts',
     description: 'Cohorts: groups of devices of one product that follow the same chain of releases.',
     actions: crud({
@@ -353,6 +375,30 @@ export const RESOURCES: ResourceDef[] = [
       create: [prnField('device-prn', 'device', 'device', true), fileBase64('certificate', 'PEM file of the certificate (sent base64).', { required: true, example: 'device.pem' })],
       listQuery: [str('device-prn', 'Only the certificates of this device (its prn).')],
     }),
+  },
+  {
+    command: 'device-reclaims',
+    description: "Device reclaims: a known device identifier claimed with a new key, waiting for an admin's approval.",
+    actions: [
+      ...crud({
+        command: 'device-reclaims', path: '/device_reclaims', noun: 'device reclaim', plural: 'device_reclaims', prnType: 'device_reclaim',
+        actions: ['get', 'list'],
+      }),
+      {
+        name: 'approve',
+        summary: "Approve a pending reclaim: a certificate is issued for the new key, and the device's next claim receives it.",
+        method: 'POST',
+        path: '/device_reclaims/{prn}/approve',
+        args: [prnArg('device reclaim', 'device_reclaim')],
+      },
+      {
+        name: 'reject',
+        summary: 'Reject a pending reclaim: the device is never enrolled with that key.',
+        method: 'POST',
+        path: '/device_reclaims/{prn}/reject',
+        args: [prnArg('device reclaim', 'device_reclaim')],
+      },
+    ],
   },
   {
     command: 'devices',

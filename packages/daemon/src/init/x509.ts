@@ -3,7 +3,7 @@
  * device certificate), DER-encoded here on node:crypto: ECDSA P-256, SHA-256. A library (the
  * simulator's @peculiar/x509) would grow the device's one-file daemon from about 120 KB to 900.
  */
-import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 
 export interface Issued {
   certPem: string;
@@ -48,9 +48,13 @@ const extension = (id: string, critical: boolean, value: Buffer) => seq(oid(id),
 const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
 const pem = (label: string, der: Buffer) => `-----BEGIN ${label}-----\n${der.toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END ${label}-----\n`;
 
-/** A CA (issuer null: self-signed) or a client certificate, valid from a minute ago for `days`. */
-export function issue(commonName: string, issuer: Issued | null, options: { ca: boolean; days: number }): Issued {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+/**
+ * A CA (issuer null: self-signed) or a client certificate, valid from a minute ago for `days`,
+ * for a new P-256 key or the given one (`canopy-daemon enrol` keeps its key between claims).
+ */
+export function issue(commonName: string, issuer: Issued | null, options: { ca: boolean; days: number; privateKey?: KeyObject }): Issued {
+  const privateKey = options.privateKey ?? generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
+  const publicKey = createPublicKey(privateKey);
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const keyId = createHash('sha1').update(spki.subarray(-65)).digest();
   const serial = randomBytes(16);
