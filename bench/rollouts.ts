@@ -44,6 +44,7 @@ import { capConvergence } from './lib/cap-convergence';
 import { mtlsLoad, percentile, type MtlsLoadResult } from './lib/mtls-load';
 import { withDatabase } from './lib/postgres';
 import { WARM_UP_SECONDS } from './lib/warm-up';
+import { alternateRounds, type Measured } from './lib/alternate-rounds';
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -63,31 +64,7 @@ const INSTALL_SECONDS = Number(process.env.BENCH_INSTALL_SECONDS ?? 10);
 /** The retry hint's base the server is started with (CANOPY_CAP_RETRY_SECONDS). */
 const RETRY_SECONDS = Number(process.env.BENCH_RETRY_SECONDS ?? 5);
 
-type Measured = { requestsPerSecond: number; p99: number; non2xx: number; errors: number };
-
-/**
- * `rounds` rounds of the two loads, alternating which goes first (this machine's speed drifts
- * within minutes); the median round's ratio, and each side's rate in that round with its worst p99.
- */
-async function compare<T extends Measured>(measured: () => Promise<T>, baseline: () => Promise<T>, p99Of: (results: T[]) => number) {
-  const rounds: { measured: T; baseline: T; ratio: number }[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
-    const first = i % 2 === 0 ? await measured() : await baseline();
-    const second = i % 2 === 0 ? await baseline() : await measured();
-    const [m, b] = i % 2 === 0 ? [first, second] : [second, first];
-    rounds.push({ measured: m, baseline: b, ratio: m.requestsPerSecond / b.requestsPerSecond });
-  }
-  const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor((rounds.length - 1) / 2)];
-  const sum = (results: T[], key: 'non2xx' | 'errors') => results.reduce((n, r) => n + r[key], 0);
-  const all = (side: 'measured' | 'baseline') => rounds.map((round) => round[side]);
-  const summary = (side: 'measured' | 'baseline'): Measured => ({
-    requestsPerSecond: median[side].requestsPerSecond,
-    p99: p99Of(all(side)),
-    non2xx: sum(all(side), 'non2xx'),
-    errors: sum(all(side), 'errors'),
-  });
-  return { measured: summary('measured'), baseline: summary('baseline'), ratios: rounds.map((round) => `${(round.ratio * 100).toFixed(1)}%`).join(', ') };
-}
+const compare = <T extends Measured>(measured: () => Promise<T>, baseline: () => Promise<T>, p99Of: (results: T[]) => number) => alternateRounds(ROUNDS, measured, baseline, p99Of);
 
 await withDatabase(async (databaseUrl) => {
   const canopy = await startCanopy(databaseUrl, { CANOPY_CAP_RETRY_SECONDS: String(RETRY_SECONDS) }, BUNDLE);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const only = process.argv[2];
-const BENCHMARKS = ['api-devices.ts', 'device-counts.ts', 'binaries.ts', 'releases.ts', 'rollouts.ts', 'webhooks.ts', 'site.ts', 'device-api.ts', 'daemon.ts', 'fleet.ts', 'console.ts', 'tunnels.ts'];
+const BENCHMARKS = ['api-devices.ts', 'device-counts.ts', 'binaries.ts', 'releases.ts', 'rollouts.ts', 'webhooks.ts', 'site.ts', 'device-api.ts', 'daemon.ts', 'fleet.ts', 'console.ts', 'tunnels.ts', 'tuf.ts'];
 
 for (const file of BENCHMARKS.filter((f) => !only || f.includes(only))) {
   console.log(`\n=== ${file}`);
