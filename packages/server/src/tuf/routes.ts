@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { ContextRoutes } from '../http/app-types';
 import { actorOf } from '../http/auth';
 import { notFound } from '../http/errors';
-import { STANDARD_ERRORS } from '../http/schemas';
+import { Nullable, Prn, STANDARD_ERRORS, Timestamp } from '../http/schemas';
 import { trustPosture } from './posture';
 import { addProposalSignatures, commitProposal, commitRoot, createOnlineKeys, getProposal, listOnlineKeys, proposeRoot, servedMetadata, uploadTargets } from './service';
 
@@ -18,6 +18,15 @@ const Proposal = Type.Object({
   thresholds_met: Type.Object({ previous_root: Type.Boolean(), new_root: Type.Boolean() }),
 });
 const OnlineKey = Type.Object({ keyid: Type.String(), key: Type.Record(Type.String(), Type.Unknown()) });
+const TrustPosture = Type.Object({
+  current_root_version: Nullable(Type.Integer({ description: 'The root the organization trusts now; null before its first.' })),
+  root_versions: Type.Array(Type.Object({ version: Type.Integer(), devices: Type.Integer({ description: 'Devices whose last refresh trusted this root.' }) })),
+  stale_devices: Type.Integer({ description: 'Devices trusting an older root than the current one.' }),
+  stale: Type.Array(
+    Type.Object({ device_prn: Prn('The device.'), root_version: Type.Integer(), reported_at: Timestamp('When it last fetched metadata.') }),
+    { description: 'Up to 100 stale devices, longest silent first.' },
+  ),
+});
 const VersionParams = Type.Object({ version: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The proposed root version.' }) });
 
 export const tufRoutes: ContextRoutes = (app, platform) => {
@@ -132,7 +141,7 @@ export const tufRoutes: ContextRoutes = (app, platform) => {
       tags: TAGS,
       summary: 'Trust posture',
       description: 'How many devices trust each root version, and the devices behind the current root (up to 100, longest silent first).',
-      response: { 200: Type.Object({ data: Type.Unknown() }, { description: '`current_root_version`, `root_versions` (`version`, `devices`), `stale_devices`, `stale` (`device_prn`, `root_version`, `reported_at`).' }), ...STANDARD_ERRORS },
+      response: { 200: data(TrustPosture, 'The trust posture.'), ...STANDARD_ERRORS },
     },
     handler: async (request) => ({ data: await trustPosture(db, actorOf(request).organizationId) }),
   });

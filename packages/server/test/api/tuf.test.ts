@@ -109,7 +109,7 @@ describe('TUF repository', () => {
     const second = await enroll.device(t);
     await second.api('GET', '/tuf/2.root.json');
     const posture = await t.api('GET', '/tuf/posture');
-    expect(posture.body.data).toMatchObject({ current_root_version: 2, root_versions: [{ version: 1, devices: 1 }, { version: 2, devices: 1 }], stale_devices: 1, stale: [{ device_prn: second.prn, root_version: 1 }] });
+    expect(posture.body.data).toMatchObject({ current_root_version: 2, root_versions: [{ version: 1, devices: 1 }, { version: 2, devices: 1 }], stale_devices: 1, stale: [{ device_prn: second.prn, root_version: 1, reported_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }] });
     const other = await t.createOrganization();
     expect((await other.api('GET', '/tuf/posture')).body.data).toEqual({ current_root_version: null, root_versions: [], stale_devices: 0, stale: [] });
     expect((await other.api('GET', '/tuf/metadata/targets.json')).status).toBe(404);

@@ -1,4 +1,4 @@
-/** Signing keys: the Ed25519 public keys binary signatures are checked against. List, create from a pasted key, delete. */
+/** Signing keys: the Ed25519 public keys binary signatures are checked against (list, create from a pasted key, delete), and the organization's TUF trust posture. */
 import { Button, Code, Group, Paper, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { notifySuccess } from '../../ui/notify';
 import { Time } from '../../ui/Time';
 import { ResourceTable } from '../../ui/ResourceTable';
 import { createSigningKey, signingKeyKeys, useSigningKeys, type SigningKey } from './queries';
+import { TrustPostureSection } from './TrustPosture';
 
 export function SigningKeysPage() {
   const { canWrite } = useSession();
@@ -18,6 +19,7 @@ export function SigningKeysPage() {
       </Title>
       {canWrite && <CreateSigningKey />}
       <SigningKeyList />
+      <TrustPostureSection />
     </Stack>
   );
 }

@@ -17,3 +17,13 @@ export function useSigningKeys() {
 }
 
 export const createSigningKey = (client: CanopyClient, body: BodyOf<'/signing_keys', 'post'>) => answerOf(client.api.POST('/signing_keys', { body }));
+
+export type TrustPosture = Awaited<ReturnType<typeof fetchTrustPosture>>;
+const fetchTrustPosture = (client: CanopyClient) => answerOf(client.api.GET('/tuf/posture')).then((answer) => answer.data);
+export const trustPostureKeys = { posture: ['tuf-posture'] as const };
+export const trustPostureQuery = (client: CanopyClient) => queryOptions({ queryKey: trustPostureKeys.posture, queryFn: () => fetchTrustPosture(client) });
+
+export function useTrustPosture() {
+  const { client } = useSession();
+  return useQuery(trustPostureQuery(client));
+}
