@@ -3,6 +3,6 @@ import { describeError } from './ApiError';
 
 export const notifySuccess = (message: string) => notifications.show({ color: 'green', title: 'Done', message, closeButtonProps: { 'aria-label': 'Close notification' } });
 export const notifyFailure = (error: unknown) => {
-  const { title, detail } = describeError(error);
-  notifications.show({ color: 'red', title, message: detail, closeButtonProps: { 'aria-label': 'Close notification' } });
+  const { title, detail, words } = describeError(error);
+  notifications.show({ color: 'red', title: words.join(' '), message: `${title}: ${detail}`, closeButtonProps: { 'aria-label': 'Close notification' } });
 };
