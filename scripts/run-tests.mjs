@@ -1,7 +1,8 @@
 // `npm test`: the architecture rules and the typecheck first, then every package's suite in two
-// lanes that run at once. The server and client suites keep both cores busy with PGlite; the
-// daemon, site and console suites mostly wait on processes and a browser, one file at a time, so
-// running the lanes side by side uses the time one of them leaves idle (docs/decisions/019).
+// lanes that run at once. The server suite keeps both cores busy with PGlite; the daemon, site
+// and console suites mostly wait on processes and a browser, one file at a time, so running the
+// lanes side by side uses the time one of them leaves idle. The lanes are balanced by the times
+// CI measured (docs/decisions/019).
 //
 // With CANOPY_TEST_POSTGRES_URL set (CI does), the PostgreSQL suites join the lanes: the server
 // suite again, and the daemon's fleet-simulator scenarios and cluster failover (then run only there).
@@ -20,13 +21,13 @@ const lanes = [
     suite('server', ['run', 'test:server']),
     suite('sdk', ['run', 'test', '-w', '@canopy/sdk']),
     suite('cli', ['run', 'test', '-w', '@canopy/cli']),
+    suite('console', ['run', 'test:console']),
     ...(postgres ? [suite('server on PostgreSQL', ['run', 'test:server'], onPostgres)] : []),
   ],
   [
     // With PostgreSQL at hand the fleet-simulator scenarios run once, there (packages/daemon/vitest.config.ts).
     suite('daemon', ['run', 'test:daemon'], postgres ? { CANOPY_DAEMON_SCENARIOS: 'skip' } : {}),
     suite('site', ['run', 'test:site']),
-    suite('console', ['run', 'test:console']),
     ...(postgres
       ? [suite('daemon scenarios on PostgreSQL', ['exec', '--', 'vitest', 'run'], { ...onPostgres, CANOPY_DAEMON_SCENARIOS: 'only' }, 'packages/daemon')]
       : []),

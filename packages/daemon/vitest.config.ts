@@ -12,6 +12,7 @@ const SCENARIOS = [
   'test/penalty-box-end-to-end.test.ts',
   'test/concurrency-cap-end-to-end.test.ts',
   'test/cluster-failover.test.ts',
+  'test/rollout-controls-at-scale.test.ts',
 ];
 const scenarios = process.env.CANOPY_DAEMON_SCENARIOS;
 

@@ -38,6 +38,12 @@ export interface Config {
   deviceHandshakeRate: number;
   /** CANOPY_CAP_RETRY_SECONDS: the retry hint (before its +-25% spread) of a device beyond a release's concurrency cap. */
   capRetrySeconds: number;
+  /**
+   * CANOPY_TEST_CLOCK_OFFSET_FILE, for tests of several server processes only: a file holding
+   * seconds added to the update check's clock (maintenance windows, rests, schedules); see
+   * offset-clock.ts. Null: the wall clock.
+   */
+  testClockOffsetFile: string | null;
   /** Connections allowed above the rate in one burst (a fleet reconnecting after a network blip). */
   deviceHandshakeBurst: number;
   /** TLS handshakes in flight (accepted, not yet finished) at most; new connections beyond are closed before any TLS work. */
@@ -214,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     deviceTls: deviceTlsConfig(env),
     deviceHandshakeRate: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_RATE', 2000),
     capRetrySeconds: integer(env, 'CANOPY_CAP_RETRY_SECONDS', 60, 1, 3600),
+    testClockOffsetFile: text(env, 'CANOPY_TEST_CLOCK_OFFSET_FILE'),
     deviceHandshakeBurst: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_BURST', 4000),
     deviceHandshakeConcurrency: positiveInteger(env, 'CANOPY_DEVICE_HANDSHAKE_CONCURRENCY', 64),
     deviceHandshakeMaxLoopDelayMs: integer(env, 'CANOPY_DEVICE_HANDSHAKE_MAX_LOOP_DELAY_MS', 50, 10, 60_000),

@@ -18,6 +18,7 @@ import { connect, pgliteDirFor } from './db/connection';
 import { listenForKeyRevocations } from './accounts/key-revocations';
 import { afterRequestCommit } from './db/request-scope';
 import { runMigrations } from './db/migrate';
+import { offsetClock } from './offset-clock';
 import type { AdminApp } from './http/app-types';
 import type { Platform } from './platform';
 import { createBlobStore } from './storage/create';
@@ -104,6 +105,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       jobs,
       blobs: await createBlobStore(config.blobStore),
       urls: createSignedUrls(deriveUrlKey(secretKey), () => publicUrl),
+      ...(config.testClockOffsetFile ? { now: offsetClock(config.testClockOffsetFile) } : {}),
     };
     // Before any request: a key revoked by another process must never be answered from the cache.
     const revocations = config.databaseUrl ? await listenForKeyRevocations(config.databaseUrl, handle.db, log) : null;

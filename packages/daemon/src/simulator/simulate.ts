@@ -20,7 +20,7 @@ import type { DaemonState, UpdateEvent } from '../update/state.ts';
 import { createStateStore } from '../update/state-store.ts';
 import { issueLeaf } from './certificates.ts';
 import { adminApi, organizationSigningKeys, publishRelease, serverOnRelease, setUpFleet, type AdminApi, type SimulatedFleet, type SimulatedRelease } from './fleet-setup.ts';
-import { failuresOfDevice, soakFailureOfDevice, virtualInstallers, type InstallFailures, type SoakFailures } from './installers.ts';
+import { failuresOfDevice, isFaulty, soakFailureOfDevice, virtualInstallers, type InstallFailures, type SoakFailures } from './installers.ts';
 
 export interface FleetOptions {
   adminUrl: string;
@@ -45,6 +45,8 @@ export interface FleetOptions {
   installFailures?: InstallFailures;
   /** Devices whose health check fails during a release's soak (installers.ts soakFailureOfDevice); none by default. */
   soakFailures?: SoakFailures;
+  /** A share of the fleet (spread as installers.ts isFaulty) whose daemon asks this readiness command before each offered update. */
+  readiness?: { share: number; command: string[] };
   /** Every saved transition of every device, with the device's index in the fleet. */
   onTransition?: (index: number, state: DaemonState, event: UpdateEvent) => void;
   /** Join this existing cohort (JITP into it) instead of making a product and cohort. */
@@ -192,6 +194,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       // The virtual installers read their installs back (installers.ts), so no kept copy is needed.
       deltas: { enabled: options.deltas ?? true, keep_base: false, zstd: 'zstd' },
       log_level: 'info',
+      ...(options.readiness && isFaulty(i, options.readiness.share) ? { readiness_command: options.readiness.command, readiness_timeout: 10 } : {}),
     };
     const client = createDeviceClient({ baseUrl: options.deviceUrl, certPem: certificate.certPem, keyPem: certificate.keyPem, caPem: options.serverCaPem });
     const device: VirtualDevice = { identifier, client, state: null };

@@ -16,17 +16,12 @@
  * phase's size would install in that time), the phase's claims are counted, and the release is
  * opened to everyone; every device must then run it.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
-import { startTestS3 } from '../../../server/test/support/s3';
-import { freePort, spawnServer, type ServerProcess } from '../../../server/test/support/server-process';
 import { startReceiver } from '../../../server/test/support/webhook-receiver';
-import { adminApi, type AdminApi } from '../../src/simulator/fleet-setup';
-import { simulatorWorkDir, startFleet } from '../../src/simulator/simulate';
+import type { AdminApi } from '../../src/simulator/fleet-setup';
+import { startFleet } from '../../src/simulator/simulate';
 import type { DaemonState } from '../../src/update/state';
-import { startRoundRobinProxy } from './round-robin-proxy';
+import { startCluster, withClusterDatabase } from './two-process-cluster';
 
 export interface FailoverOptions {
   /** A PostgreSQL server (the scenario creates its own database on it and drops it after). */
@@ -134,85 +129,24 @@ async function all(api: AdminApi, url: string, field: string): Promise<any[]> {
   return items;
 }
 
-async function withDatabase<T>(serverUrl: string, run: (url: string) => Promise<T>): Promise<T> {
-  const { default: pg } = await import('pg');
-  const name = `canopy_cluster_${Math.random().toString(16).slice(2, 10)}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  try {
-    return await run(url.toString());
-  } finally {
-    await admin(`drop database if exists ${name} with (force)`);
-  }
-}
 
 export function runClusterFailover(options: FailoverOptions): Promise<FailoverOutcome> {
-  return withDatabase(options.databaseUrl, (databaseUrl) => failover(databaseUrl, options));
+  return withClusterDatabase(options.databaseUrl, (databaseUrl) => failover(databaseUrl, options));
 }
 
 async function failover(databaseUrl: string, options: FailoverOptions): Promise<FailoverOutcome> {
   const cleanups: (() => Promise<unknown> | unknown)[] = [];
   try {
-    const s3 = await startTestS3();
-    cleanups.push(() => s3.close());
     const receiver = await startReceiver();
     cleanups.push(() => receiver.close());
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-cluster-'));
-    const workDir = simulatorWorkDir(os.tmpdir());
-    cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }), () => fs.rmSync(workDir, { recursive: true, force: true }));
-    const apiKey = `cnpy_cluster_${'c'.repeat(32)}`;
-
-    // One after the other on one data dir: the second reuses the first's device API certificate
-    // (every process of a cluster presents the same one to devices).
-    const servers: ServerProcess[] = [];
-    const adminPorts: number[] = [];
-    const devicePorts: number[] = [];
-    for (let i = 0; i < 2; i++) {
-      const [adminPort, devicePort] = [await freePort(), await freePort()];
-      const env = {
-        DATABASE_URL: databaseUrl,
-        CANOPY_DATA_DIR: dataDir,
-        CANOPY_BOOTSTRAP_API_KEY: apiKey,
-        CANOPY_SECRET_KEY: 'ce'.repeat(32),
-        CANOPY_LOG_LEVEL: 'warn',
-        CANOPY_DEVICE_PORT: String(devicePort),
-        CANOPY_S3_BUCKET: s3.config.bucket,
-        CANOPY_S3_REGION: s3.config.region,
-        CANOPY_S3_ENDPOINT: s3.config.endpoint!,
-        CANOPY_S3_ACCESS_KEY_ID: s3.config.accessKeyId!,
-        CANOPY_S3_SECRET_ACCESS_KEY: s3.config.secretAccessKey!,
-        CANOPY_S3_FORCE_PATH_STYLE: '1',
-        CANOPY_WEBHOOK_ALLOW_PRIVATE: '1',
-        CANOPY_WEBHOOK_CA_FILE: receiver.caFile,
-        // A delivery leased by the killed process is retaken once its lease runs out.
-        CANOPY_WEBHOOK_LEASE_SECONDS: '10',
-        CANOPY_WEBHOOK_TIMEOUT_MS: '5000',
-        CANOPY_WEBHOOK_RETRY_BASE_MS: '200',
-        // A device beyond a concurrency cap comes back after about a second, not a minute.
-        CANOPY_CAP_RETRY_SECONDS: '1',
-      };
-      const server = await spawnServer(env, adminPort, 300_000);
-      servers.push(server);
-      cleanups.push(() => server.kill('SIGKILL'));
-      adminPorts.push(adminPort);
-      devicePorts.push(devicePort);
-    }
-    const adminProxy = await startRoundRobinProxy(adminPorts);
-    const deviceProxy = await startRoundRobinProxy(devicePorts);
-    cleanups.push(() => adminProxy.close(), () => deviceProxy.close());
-    const adminUrl = adminProxy.url('http');
-    const api = adminApi(adminUrl, apiKey);
-    const serverCaPem = fs.readFileSync(path.join(dataDir, 'device-api', 'ca.pem'), 'utf8');
+    const { servers, adminProxy, deviceProxy, api, adminUrl, deviceUrl, apiKey, serverCaPem, workDir } = await startCluster(databaseUrl, cleanups, {
+      CANOPY_WEBHOOK_ALLOW_PRIVATE: '1',
+      CANOPY_WEBHOOK_CA_FILE: receiver.caFile,
+      // A delivery leased by the killed process is retaken once its lease runs out.
+      CANOPY_WEBHOOK_LEASE_SECONDS: '10',
+      CANOPY_WEBHOOK_TIMEOUT_MS: '5000',
+      CANOPY_WEBHOOK_RETRY_BASE_MS: '200',
+    });
 
     await api('POST', '/webhooks', { url: receiver.url, enabled_events: ['device.release_changed'] });
 
@@ -220,7 +154,7 @@ async function failover(databaseUrl: string, options: FailoverOptions): Promise<
     const fleet = await startFleet({
       adminUrl,
       apiKey,
-      deviceUrl: deviceProxy.url('https'),
+      deviceUrl,
       serverCaPem,
       devices: options.devices,
       pollSeconds: options.pollSeconds,
