@@ -34,7 +34,7 @@ const DELTAS = `${PAGES_DIR}/delta-updates.md`;
 const UBOOT_SCHEMA = `${PAGES_DIR}/uboot-environment/schema.md`;
 const METADATA_OVERVIEW = `${PAGES_DIR}/custom-metadata/overview.md`;
 const METADATA_SCHEMA = `${PAGES_DIR}/custom-metadata/schema.md`;
-/** One page per installer (installers/tar.md, deb.md, rauc.md, swupdate.md), each with its metadata example. */
+/** One page per installer (installers/tar.md, deb.md, rpm.md, rauc.md, swupdate.md), each with its metadata example. */
 const INSTALLER_PAGES = fs.readdirSync(path.join(REPO, PAGES_DIR, 'installers')).filter((f) => f.endsWith('.md')).map((f) => `${PAGES_DIR}/installers/${f}`);
 const CHECKED_PAGES = [RUN_TIME_OVERVIEW, TUNNELS, DELTAS, UBOOT_SCHEMA, METADATA_OVERVIEW, METADATA_SCHEMA, ...INSTALLER_PAGES];
 
@@ -116,7 +116,7 @@ describe('custom metadata examples', () => {
   type Case = { why: string; canopy: unknown; valid: boolean };
 
   // A `canopy` object using every key, valid; each case changes one thing in it.
-  const BASE = { installer: 'script', reboot_required: false, file: { path: '/data/x.bin', mode: '0600' }, script: { path: '/usr/bin/install-x', timeout_seconds: 5 }, tar: { path: '/opt/x', uid: 0, gid: 0, umask: '0022' }, deb: { allow_downgrade: false }, min_free_bytes: 0 };
+  const BASE = { installer: 'script', reboot_required: false, file: { path: '/data/x.bin', mode: '0600' }, script: { path: '/usr/bin/install-x', timeout_seconds: 5 }, tar: { path: '/opt/x', uid: 0, gid: 0, umask: '0022' }, deb: { allow_downgrade: false }, rpm: { allow_downgrade: false }, min_free_bytes: 0 };
   // Strings each pattern is tried with: the parser must accept exactly those the pattern matches.
   const PATTERN_PROBES = ['/data/x.bin', 'data/x.bin', '0644', '0755', '644', '0800', '00644', ''];
 
@@ -177,6 +177,7 @@ describe('custom metadata examples', () => {
     expect(keysOf(schema().properties!.script)).toEqual(Object.keys(BASE.script).sort());
     expect(keysOf(schema().properties!.tar)).toEqual(Object.keys(BASE.tar).sort());
     expect(keysOf(schema().properties!.deb)).toEqual(Object.keys(BASE.deb).sort());
+    expect(keysOf(schema().properties!.rpm)).toEqual(Object.keys(BASE.rpm).sort());
     expect(schema().properties!.installer.enum).toEqual([...INSTALLER_NAMES]);
     expect(parseCanopyMetadata({ canopy: BASE }).ok).toBe(true);
   });
@@ -190,7 +191,7 @@ describe('custom metadata examples', () => {
 
   it('the parser applies the defaults of custom-metadata/schema.md', () => {
     const defaults = defaultsOf(schema(), []);
-    expect(defaults.map((d) => d.where).sort()).toEqual(['deb.allow_downgrade', 'file.mode', 'installer', 'reboot_required', 'script.timeout_seconds', 'tar.umask']);
+    expect(defaults.map((d) => d.where).sort()).toEqual(['deb.allow_downgrade', 'file.mode', 'installer', 'reboot_required', 'rpm.allow_downgrade', 'script.timeout_seconds', 'tar.umask']);
     for (const d of defaults) {
       const result = parseCanopyMetadata({ canopy: d.canopy });
       expect(result.ok, d.where).toBe(true);

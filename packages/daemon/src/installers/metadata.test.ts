@@ -15,7 +15,7 @@ describe('parseCanopyMetadata', () => {
     });
   });
 
-  it('gives tar its defaults and deb its downgrade guard', () => {
+  it('gives tar its defaults and deb and rpm their downgrade guard', () => {
     expect(parseCanopyMetadata({ canopy: { installer: 'tar', tar: { path: '/opt/app/' } } })).toEqual({
       ok: true,
       metadata: { installer: 'tar', reboot_required: true, tar: { path: '/opt/app', umask: 0o022 } },
@@ -23,6 +23,10 @@ describe('parseCanopyMetadata', () => {
     expect(parseCanopyMetadata({ canopy: { installer: 'deb', reboot_required: false } })).toEqual({
       ok: true,
       metadata: { installer: 'deb', reboot_required: false, deb: { allow_downgrade: false } },
+    });
+    expect(parseCanopyMetadata({ canopy: { installer: 'rpm', rpm: { allow_downgrade: true } } })).toEqual({
+      ok: true,
+      metadata: { installer: 'rpm', reboot_required: true, rpm: { allow_downgrade: true } },
     });
   });
 
@@ -32,13 +36,15 @@ describe('parseCanopyMetadata', () => {
       return result.ok ? 'valid' : result.reason;
     };
     expect(reason('file')).toBe('custom_metadata.canopy: must be an object');
-    expect(reason({ installer: 'opkg' })).toBe('custom_metadata.canopy.installer: must be one of avocado-ab, deb, file, rauc, script, swupdate, tar');
+    expect(reason({ installer: 'opkg' })).toBe('custom_metadata.canopy.installer: must be one of avocado-ab, deb, file, rauc, rpm, script, swupdate, tar');
     expect(reason({ installer: 'tar' })).toBe('custom_metadata.canopy.tar: required by the tar installer');
     expect(reason({ installer: 'tar', tar: { path: '/opt/../etc' } })).toMatch(/^custom_metadata.canopy.tar.path: must match /);
     expect(reason({ installer: 'tar', tar: { path: '/' } })).toMatch(/^custom_metadata.canopy.tar.path: must match /);
     expect(reason({ installer: 'tar', tar: { path: '/opt/app', uid: -1 } })).toBe('custom_metadata.canopy.tar.uid: must be an integer from 0 to 4294967294');
     expect(reason({ installer: 'tar', tar: { path: '/opt/app', umask: '22' } })).toBe('custom_metadata.canopy.tar.umask: must match ^0[0-7]{3}$');
     expect(reason({ installer: 'deb', deb: { allow_downgrade: 'yes' } })).toBe('custom_metadata.canopy.deb.allow_downgrade: must be a boolean');
+    expect(reason({ installer: 'rpm', rpm: { allow_downgrade: 1 } })).toBe('custom_metadata.canopy.rpm.allow_downgrade: must be a boolean');
+    expect(reason({ installer: 'rpm', rpm: { force: true } })).toBe('custom_metadata.canopy.rpm.force: unknown key');
     expect(reason({ installer: 'file' })).toBe('custom_metadata.canopy.file: required by the file installer');
     expect(reason({ installer: 'file', file: { path: 'relative' } })).toBe('custom_metadata.canopy.file.path: must be an absolute path');
     expect(reason({ installer: 'file', file: { path: '/x', mode: '644' } })).toBe('custom_metadata.canopy.file.mode: must match ^0[0-7]{3}$');

@@ -3,7 +3,7 @@
  * (site/docs/canopy-core/tools/canopy-daemon/custom-metadata/schema.md) before any install.
  * Pure: an invalid object yields a reason naming the key, which the loop reports as `failed`.
  */
-export const INSTALLER_NAMES = ['avocado-ab', 'deb', 'file', 'rauc', 'script', 'swupdate', 'tar'] as const;
+export const INSTALLER_NAMES = ['avocado-ab', 'deb', 'file', 'rauc', 'rpm', 'script', 'swupdate', 'tar'] as const;
 export type InstallerName = (typeof INSTALLER_NAMES)[number];
 
 export interface CanopyMetadata {
@@ -14,6 +14,7 @@ export interface CanopyMetadata {
   /** Ownership: numeric ids applied to every entry; absent: the daemon's own (root). */
   tar?: { path: string; uid?: number; gid?: number; umask: number };
   deb?: { allow_downgrade: boolean };
+  rpm?: { allow_downgrade: boolean };
   min_free_bytes?: number;
 }
 
@@ -49,12 +50,13 @@ function parseTar(raw: unknown): CanopyMetadata['tar'] | string {
   return tar;
 }
 
-function parseDeb(raw: unknown): CanopyMetadata['deb'] | string {
-  if (!isObject(raw)) return 'custom_metadata.canopy.deb: must be an object';
-  const bad = unknownKey(raw, ['allow_downgrade'], 'canopy.deb.');
+/** The `deb` or `rpm` object: a package manager's settings. */
+function parsePackage(raw: unknown, key: 'deb' | 'rpm'): { allow_downgrade: boolean } | string {
+  if (!isObject(raw)) return `custom_metadata.canopy.${key}: must be an object`;
+  const bad = unknownKey(raw, ['allow_downgrade'], `canopy.${key}.`);
   if (bad) return bad;
   const allow = raw.allow_downgrade ?? false;
-  if (typeof allow !== 'boolean') return 'custom_metadata.canopy.deb.allow_downgrade: must be a boolean';
+  if (typeof allow !== 'boolean') return `custom_metadata.canopy.${key}.allow_downgrade: must be a boolean`;
   return { allow_downgrade: allow };
 }
 
@@ -64,7 +66,7 @@ export function parseCanopyMetadata(customMetadata: unknown): MetadataResult {
   // No canopy object: the defaults (avocado-ab, reboot) as the schema gives them.
   if (raw === undefined) return { ok: true, metadata: { installer: 'avocado-ab', reboot_required: true } };
   if (!isObject(raw)) return fail('custom_metadata.canopy: must be an object');
-  const extra = unknownKey(raw, ['installer', 'reboot_required', 'file', 'script', 'tar', 'deb', 'min_free_bytes'], 'canopy.');
+  const extra = unknownKey(raw, ['installer', 'reboot_required', 'file', 'script', 'tar', 'deb', 'rpm', 'min_free_bytes'], 'canopy.');
   if (extra) return fail(extra);
 
   const installer = raw.installer ?? 'avocado-ab';
@@ -100,10 +102,11 @@ export function parseCanopyMetadata(customMetadata: unknown): MetadataResult {
     if (typeof tar === 'string') return fail(tar);
     metadata.tar = tar;
   }
-  if (raw.deb !== undefined) {
-    const deb = parseDeb(raw.deb);
-    if (typeof deb === 'string') return fail(deb);
-    metadata.deb = deb;
+  for (const key of ['deb', 'rpm'] as const) {
+    if (raw[key] === undefined) continue;
+    const settings = parsePackage(raw[key], key);
+    if (typeof settings === 'string') return fail(settings);
+    metadata[key] = settings;
   }
   if (raw.min_free_bytes !== undefined) {
     if (!Number.isInteger(raw.min_free_bytes) || (raw.min_free_bytes as number) < 0) {
@@ -115,5 +118,6 @@ export function parseCanopyMetadata(customMetadata: unknown): MetadataResult {
   if (metadata.installer === 'script' && !metadata.script) return fail('custom_metadata.canopy.script: required by the script installer');
   if (metadata.installer === 'tar' && !metadata.tar) return fail('custom_metadata.canopy.tar: required by the tar installer');
   if (metadata.installer === 'deb' && !metadata.deb) metadata.deb = { allow_downgrade: false };
+  if (metadata.installer === 'rpm' && !metadata.rpm) metadata.rpm = { allow_downgrade: false };
   return { ok: true, metadata };
 }

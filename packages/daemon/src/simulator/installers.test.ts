@@ -39,7 +39,7 @@ it('fails the chosen versions on a faulty device, before writing anything, and i
   await expect(virtualInstallers(dir, failuresOfDevice({ share: 0.3 }, faultyIndex)).get('file')!.install(context('1.0.0'))).rejects.toThrow();
 });
 
-it('simulates the tar, deb, rauc and swupdate installers inside the virtual device', async () => {
+it('simulates the tar, deb, rpm, rauc and swupdate installers inside the virtual device', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'canopy-installers-'));
   dirs.push(dir);
   const source = path.join(dir, 'binary');
@@ -51,6 +51,8 @@ it('simulates the tar, deb, rauc and swupdate installers inside the virtual devi
   expect(fs.readFileSync(path.join(dir, 'root/opt/app.tar'), 'utf8')).toBe('payload');
   await installers.get('deb')!.install(context({ installer: 'deb', deb: { allow_downgrade: false } }));
   expect(fs.existsSync(path.join(dir, 'root/var/cache/canopy/app.deb'))).toBe(true);
+  await installers.get('rpm')!.install(context({ installer: 'rpm', rpm: { allow_downgrade: false } }));
+  expect(fs.existsSync(path.join(dir, 'root/var/cache/canopy/app.rpm'))).toBe(true);
   // The slot installers share the device's slots: rauc writes b, swupdate then a.
   expect(await installers.get('rauc')!.install(context({ installer: 'rauc' }))).toEqual({ rebootRequired: true, slot: 'b' });
   expect(await installers.get('swupdate')!.install(context({ installer: 'swupdate' }))).toEqual({ rebootRequired: true, slot: 'a' });

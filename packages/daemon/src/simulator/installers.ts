@@ -4,7 +4,7 @@
  * thousands of devices can install the same release in one process without touching the host.
  * `file` is the daemon's own atomic write; the others write the binary where the device would
  * keep it (`/run/script-input`; `/slots/<slot>` for the slot installers avocado-ab, rauc and
- * swupdate, whose trial boot confirms at once; `<tar.path>.tar`; `/var/cache/canopy/<artifact>.deb`).
+ * swupdate, whose trial boot confirms at once; `<tar.path>.tar`; `/var/cache/canopy/<artifact>.deb` or `.rpm`).
  *
  * A fleet can also be given faulty devices (`InstallFailures`): on them every installer fails
  * the install of the chosen artifact versions, as a release that breaks on one hardware
@@ -111,6 +111,7 @@ export function virtualInstallers(deviceDir: string, fails?: (entry: ManifestEnt
   });
   const tar = copyTo('tar', ({ metadata }) => `${metadata.tar!.path}.tar`);
   const deb = copyTo('deb', ({ entry }) => `/var/cache/canopy/${path.basename(entry.artifact.name)}.deb`);
+  const rpm = copyTo('rpm', ({ entry }) => `/var/cache/canopy/${path.basename(entry.artifact.name)}.rpm`);
   const slotInstaller = (name: Installer['name']): Installer => ({
     name,
     deltaBases: () => [inRoot('/slots/a'), inRoot('/slots/b')],
@@ -125,6 +126,6 @@ export function virtualInstallers(deviceDir: string, fails?: (entry: ManifestEnt
     },
     currentSlot: async () => activeSlot,
   });
-  const registry = createInstallerRegistry([file, script, slotInstaller('avocado-ab'), slotInstaller('rauc'), slotInstaller('swupdate'), tar, deb]);
+  const registry = createInstallerRegistry([file, script, slotInstaller('avocado-ab'), slotInstaller('rauc'), slotInstaller('swupdate'), tar, deb, rpm]);
   return fails ? failing(registry, fails) : registry;
 }
