@@ -4,6 +4,7 @@
  */
 import { and, count, eq, lt, sql } from 'drizzle-orm';
 import { resourcePrn } from '../core/prn';
+import { toRfc3339 } from '../core/time';
 import type { Executor } from '../db/connection';
 import type { AuthenticatedDevice } from '../http/device-request';
 import { tufDeviceRoots } from './schema';
@@ -37,6 +38,6 @@ export async function trustPosture(db: Executor, organizationId: string) {
     current_root_version: current,
     root_versions: byVersion.map((row) => ({ version: row.version, devices: Number(row.devices) })),
     stale_devices: byVersion.filter((row) => current !== null && row.version < current).reduce((sum, row) => sum + Number(row.devices), 0),
-    stale: stale.map((row) => ({ device_prn: resourcePrn(organizationId, 'device', row.deviceId), root_version: row.version, reported_at: row.reportedAt })),
+    stale: stale.map((row) => ({ device_prn: resourcePrn(organizationId, 'device', row.deviceId), root_version: row.version, reported_at: toRfc3339(row.reportedAt) })),
   };
 }
