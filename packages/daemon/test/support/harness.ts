@@ -142,7 +142,9 @@ export async function publishRelease(api: Api, cohortPrn: string, bytes: Buffer,
     const declared = await ok(api, 'PUT', `/binaries/${binary.prn}/parts/${index}`, { expected_binary_size: bytes.length, hash: createHash('sha256').update(part).digest('hex'), size: part.length });
     const uploadUrl = new URL(declared.binary_part.presigned_upload_url);
     const target = uploadOrigin ? new URL(`${uploadUrl.pathname}${uploadUrl.search}`, uploadOrigin) : uploadUrl;
-    const put = await fetch(target, { method: 'PUT', body: new Uint8Array(part) });
+    // A part PUT is idempotent: one cut off on a kept-alive connection the server had just
+    // closed (seen under CI's load) is sent once more, as an uploader would.
+    const put = await fetch(target, { method: 'PUT', body: new Uint8Array(part) }).catch(() => fetch(target, { method: 'PUT', body: new Uint8Array(part) }));
     if (put.status !== 200) throw new Error(`part upload answered ${put.status}`);
   }
   await ok(api, 'PATCH', `/binaries/${binary.prn}`, { state: 'hashable' }, 200);
