@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/test/support/server';
+import { INSTALLER_NAMES } from '../src/installers/metadata.ts';
 import {
   bundleDaemon, createCohort, createFleet, createSigner, DaemonProcess, enrollDevice, eventually, publishRelease, removeTemporaryDirs, replaceWholeBlobs, storedBlobs, temporaryDir, updateReports, writeConfig,
   type Fleet, type Signer,
@@ -114,6 +115,6 @@ describe('the daemon refuses', () => {
 
   it('before downloading, a binary whose metadata names an installer the daemon does not have', async () => {
     const reason = await refusedWith('unknown-installer', [trusted], { metadata: () => ({ canopy: { installer: 'opkg' } }), beforeDownload: true });
-    expect(reason).toMatch(/custom_metadata.canopy.installer: must be one of avocado-ab, deb, file, rauc, script, swupdate, tar/);
+    expect(reason).toContain(`custom_metadata.canopy.installer: must be one of ${INSTALLER_NAMES.join(', ')}`);
   });
 });
