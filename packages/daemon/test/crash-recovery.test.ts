@@ -13,7 +13,8 @@ import {
   bundleDaemon, createCohort, createFleet, createSigner, DaemonProcess, enrollDevice, eventually, publishRelease, removeTemporaryDirs, temporaryDir, updateReports, writeConfig,
   type Fleet, type Signer,
 } from './support/harness';
-import { freePort, startSlowProxy, type SlowProxy } from './support/slow-proxy';
+import { freePort } from '../../server/test/support/server-process';
+import { startSlowProxy, type SlowProxy } from './support/slow-proxy';
 
 let t: TestServer;
 let proxy: SlowProxy;

@@ -46,13 +46,3 @@ export async function startSlowProxy(bytesPerSecond: number): Promise<SlowProxy>
   return proxy;
 }
 
-/** A TCP port that was free when asked (listen on 0, close). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = http.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-    probe.on('error', reject);
-  });
-}
